@@ -1,0 +1,24 @@
+"""qagen: evaluation datasets for RAG chatbots, split into topic-disjoint folds.
+
+``import qagen`` stays light: heavy dependencies (torch, BERTopic, UMAP) load only when a
+stage needs them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from qagen.pipeline import BuildResult, build
+
+__all__ = ["BuildResult", "__version__", "build"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("build", "BuildResult"):
+        from qagen import pipeline
+
+        return getattr(pipeline, name)
+    raise AttributeError(f"module 'qagen' has no attribute {name!r}")

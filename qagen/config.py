@@ -1,0 +1,300 @@
+"""The configuration model: every default in one place.
+
+Loaded from TOML (``qagen.toml``), overridden with ``--set section.key=value``. Each
+section is one pydantic model with ``extra="forbid"``, so a typo is an error naming the
+key, never a silently ignored setting. One root ``seed`` drives every random choice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+
+class ConfigError(ValueError):
+    """A configuration problem, with a message that says how to fix it."""
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, frozen=False)
+
+
+class ParseConfig(_Section):
+    """Reading documents into sections."""
+
+    formats: list[str] = Field(default_factory=lambda: ["pdf", "txt", "md", "html"])
+    heading_size_ratio: float = Field(1.08, gt=1.0, description="a line this much larger than body text is a heading")
+    bold_headings: bool = Field(True, description="short bold lines in body size start a section")
+    gap_factor: float = Field(1.8, gt=0, description="a vertical gap this many times the usual line gap splits sections")
+    max_heading_chars: int = Field(200, gt=0, description="longer lines are never headings")
+    running_min_share: float = Field(
+        0.5, gt=0, le=1, description="a line repeated at the top/bottom of this share of pages is a running header/footer"
+    )
+    timeout_s: float = Field(120.0, gt=0, description="per-document time limit")
+    workers: int = Field(0, ge=0, description="parallel parsing processes; 0 = one per core")
+    max_pages: int = Field(2000, gt=0, description="documents with more pages are skipped")
+
+
+class PagesConfig(_Section):
+    """Grouping sections into emulated pages."""
+
+    target_tokens: int = Field(1000, gt=0, description="pages grow up to this many tokens")
+    hard_max_tokens: int = Field(
+        3000, gt=0, description="a section longer than this is split at paragraph boundaries"
+    )
+
+
+class EmbedConfig(_Section):
+    """Section embeddings."""
+
+    backend: str = Field(
+        "auto",
+        description="auto | minilm | tfidf | sentence-transformers:<path or name> | openai:<model>[@<base_url>]",
+    )
+    batch_size: int = Field(64, gt=0)
+    tfidf_dims: int = Field(256, gt=1)
+
+
+class TopicsConfig(_Section):
+    """BERTopic (UMAP + HDBSCAN) on precomputed embeddings; defaults from the paper."""
+
+    n_components: int = Field(15, gt=1)
+    n_neighbors: int = Field(15, gt=1)
+    min_cluster_size: int = Field(30, gt=1)
+    min_samples: int | None = Field(None, ge=1)
+    auto_scale: bool = Field(True, description="scale min_cluster_size and n_neighbors down for small corpora")
+    n_keywords: int = Field(8, gt=0)
+    robustness_noise: float = Field(0.05, ge=0, description="Gaussian noise scale (x embedding std) for robustness")
+    reducer: Literal["umap", "pca"] = "umap"
+    clusterer: Literal["hdbscan", "kmeans"] = "hdbscan"
+    n_clusters: int = Field(8, gt=1, description="only for clusterer = kmeans")
+
+
+class FoldsConfig(_Section):
+    """Topic-disjoint folds (paper Section 4.4)."""
+
+    n_folds: int = Field(2, ge=2, le=2)
+    distance: list[Literal["euclidean", "cosine"]] | Literal["auto"] = "auto"
+    linkage: list[Literal["single", "complete", "average", "ward"]] | Literal["auto"] = "auto"
+    unit: Literal["page", "document"] = "page"
+    test_size: float = Field(0.2, gt=0, lt=1)
+    min_fold_ratio: float = Field(0.0, ge=0, le=1, description="smallest allowed size of the small fold / large fold")
+    samples_total: int = Field(200, gt=0, description="sections sampled for generation, over both folds and splits")
+
+
+class LLMConfig(_Section):
+    """The LLM backend and how it is called."""
+
+    backend: str = Field("extractive", description="extractive | local | openai:<model>[@<base_url>] | llamacpp:<gguf>")
+    base_url: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    temperature: float = Field(0.7, ge=0, le=2)
+    max_tokens: int = Field(1024, gt=0)
+    timeout_s: float = Field(60.0, gt=0)
+    max_retries: int = Field(6, ge=0)
+    max_concurrency: int = Field(8, gt=0)
+    requests_per_minute: float | None = Field(None, gt=0)
+    tokens_per_minute: float | None = Field(None, gt=0)
+    repair_attempts: int = Field(1, ge=0)
+    max_consecutive_failures: int = Field(20, gt=0)
+    max_requests: int | None = Field(None, gt=0, description="stop cleanly before this many requests")
+    max_cost_usd: float | None = Field(None, gt=0, description="stop cleanly before this cost")
+    prices: dict[str, list[float]] = Field(
+        default_factory=lambda: {"gpt-4o-mini": [0.15, 0.60], "gpt-4o": [2.5, 10.0], "gpt-4.1-mini": [0.4, 1.6]},
+        description="USD per million tokens [prompt, completion], by model name",
+    )
+
+
+class GenerateConfig(_Section):
+    """Question generation."""
+
+    types: list[Literal["long_form", "factoid", "mcq"]] = Field(default_factory=lambda: ["long_form", "factoid", "mcq"])
+    long_form_per_section: int = Field(3, gt=0, description="candidates asked for per section")
+    mcq_per_section: int = Field(1, ge=0)
+    personas: list[str] = Field(
+        default_factory=lambda: [
+            "new employee",
+            "recovering patient",
+            "parent of a sick child",
+            "curious customer",
+            "experienced professional",
+            "first-time user",
+        ]
+    )
+    few_shot_file: str | None = None
+    bloom_mix: dict[str, float] = Field(default_factory=lambda: {"B1": 1, "B2": 1, "B3": 1, "B4": 1})
+    scenario_mix: dict[str, float] = Field(default_factory=lambda: {"S1": 1, "S2": 1, "S3": 1})
+    language: str = Field("auto", description="auto (detected) or a language code such as en, nl")
+    phone_region: str = Field("US", description="default region for phone numbers without a country code")
+    entity_kinds: list[str] = Field(default_factory=lambda: ["phone", "email", "url"])
+
+
+class FilterConfig(_Section):
+    """Filtering candidates (paper 4.6)."""
+
+    rouge_type: Literal["rougeL", "rouge1"] = "rougeL"
+    grounding_threshold: float = Field(0.2, ge=0, le=1, description="min ROUGE recall of answer tokens in the section")
+    distractor_max_support: float = Field(0.9, ge=0, le=1)
+    dedup_threshold: float = Field(0.9, gt=0, le=1, description="cosine similarity above which questions are duplicates")
+    keep_per_section: int = Field(1, gt=0, description="top-ranked items kept per section and type")
+    min_question_chars: int = Field(10, gt=0)
+    max_question_chars: int = Field(400, gt=0)
+    max_answer_chars: int = Field(2000, gt=0)
+    factoid_max_answer_words: int = Field(25, gt=0, description="a long-form answer this short with an entity is a factoid")
+
+
+class SplitsConfig(_Section):
+    """Cross-evaluation splits and the leakage check."""
+
+    leakage_rouge: float = Field(0.8, gt=0, le=1)
+    refusal_answer: str = "I cannot answer this question from the available documents."
+
+
+class ReportConfig(_Section):
+    max_items_shown: int = Field(200, gt=0)
+
+
+class Config(_Section):
+    """Every setting of a build."""
+
+    seed: int = 0
+    parse: ParseConfig = Field(default_factory=ParseConfig)
+    pages: PagesConfig = Field(default_factory=PagesConfig)
+    embed: EmbedConfig = Field(default_factory=EmbedConfig)
+    topics: TopicsConfig = Field(default_factory=TopicsConfig)
+    folds: FoldsConfig = Field(default_factory=FoldsConfig)
+    llm: LLMConfig = Field(default_factory=LLMConfig)
+    generate: GenerateConfig = Field(default_factory=GenerateConfig)
+    filter: FilterConfig = Field(default_factory=FilterConfig)
+    splits: SplitsConfig = Field(default_factory=SplitsConfig)
+    report: ReportConfig = Field(default_factory=ReportConfig)
+
+    @field_validator("seed")
+    @classmethod
+    def _seed_range(cls, v: int) -> int:
+        if not 0 <= v < 2**32:
+            raise ValueError("must be in [0, 2**32)")
+        return v
+
+    def section(self, name: str) -> dict[str, Any]:
+        """One section as plain data (for fingerprints); ``seed`` is always included."""
+        data = getattr(self, name).model_dump(mode="json") if name != "seed" else {}
+        return {"seed": self.seed, name: data}
+
+
+def _format_error(err: ValidationError, where: str) -> str:
+    first = err.errors()[0]
+    loc = ".".join(str(p) for p in first["loc"])
+    kind = first["type"]
+    if kind == "extra_forbidden":
+        parent = ".".join(str(p) for p in first["loc"][:-1])
+        valid = sorted(_fields_at(parent))
+        return f"unknown config key '{loc}' in {where}; valid keys here: {', '.join(valid)}"
+    value = first.get("input")
+    return f"config '{loc}' {first['msg'].lower()}; got {json.dumps(value, default=str)} (in {where})"
+
+
+def _fields_at(dotted: str) -> list[str]:
+    model: Any = Config
+    for part in filter(None, dotted.split(".")):
+        model = model.model_fields[part].annotation
+    return list(model.model_fields)
+
+
+def _parse_value(raw: str) -> Any:
+    """A ``--set`` value: TOML syntax when it parses (numbers, booleans, lists), else a string."""
+    try:
+        return tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        return raw
+
+
+def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any]:
+    """Apply ``a.b=value`` strings to nested config data."""
+    for item in overrides:
+        if "=" not in item:
+            raise ConfigError(f"--set takes KEY=VALUE (for example topics.min_cluster_size=20); got '{item}'")
+        key, raw = item.split("=", 1)
+        parts = key.strip().split(".")
+        node = data
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                raise ConfigError(f"--set {key}: '{part}' is not a config section")
+        node[parts[-1]] = _parse_value(raw.strip())
+    return data
+
+
+def load_config(
+    path: str | os.PathLike[str] | None = None,
+    overrides: list[str] | None = None,
+) -> Config:
+    """Load a config from TOML (optional) plus ``--set`` overrides; raise ConfigError on problems."""
+    data: dict[str, Any] = {}
+    where = "defaults"
+    if path is not None:
+        p = Path(path)
+        where = str(p)
+        if not p.is_file():
+            raise ConfigError(f"config file not found: {p} (create one with 'qagen init')")
+        try:
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{p} is not valid TOML: {exc}") from None
+    if overrides:
+        data = apply_overrides(data, overrides)
+        where = f"{where} + --set" if path else "--set"
+    return config_from_data(data, where)
+
+
+def config_from_data(data: dict[str, Any], where: str = "config") -> Config:
+    """Validate plain data into a Config; raise ConfigError naming the bad key and value."""
+    try:
+        return Config.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_format_error(exc, where)) from None
+
+
+def render_toml(config: Config | None = None) -> str:
+    """A commented TOML file holding every setting (what ``qagen init`` writes)."""
+    config = config or Config()
+    lines = [
+        "# qagen configuration. Every key is shown with its default; delete what you do not change.",
+        "# Override any key on the command line: qagen build docs -o out --set topics.min_cluster_size=20",
+        "",
+        f"seed = {config.seed}  # drives every random choice",
+    ]
+    for name, info in Config.model_fields.items():
+        if name == "seed":
+            continue
+        section = getattr(config, name)
+        lines += ["", f"[{name}]"]
+        if section.__doc__:
+            lines.append(f"# {section.__doc__.strip().splitlines()[0]}")
+        for key, finfo in type(section).model_fields.items():
+            value = getattr(section, key)
+            comment = f"  # {finfo.description}" if finfo.description else ""
+            if value is None:
+                lines.append(f"# {key} = (unset){comment}")
+            else:
+                lines.append(f"{key} = {_toml_value(value)}{comment}")
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{json.dumps(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    raise TypeError(f"cannot write {type(value).__name__} as TOML")

@@ -1,0 +1,215 @@
+"""Typed records written to and read from the output folder.
+
+Every record is a frozen dataclass. ``schemas/*.schema.json`` are generated from these
+types (``python -m qagen.schemas``) and a test fails when the files drift from the code.
+Field names are a contract with other tools: add fields freely, rename none without
+bumping :data:`SCHEMA_VERSION`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+SCHEMA_VERSION = "1.0"
+
+ItemType = Literal["long_form", "factoid", "mcq"]
+Split = Literal["validation", "test"]
+Bloom = Literal["B1", "B2", "B3", "B4"]
+Scenario = Literal["S1", "S2", "S3"]
+
+
+@dataclass(frozen=True)
+class Document:
+    """One input file and what became of it."""
+
+    id: str
+    path: str
+    sha256: str
+    format: str
+    status: Literal["ok", "failed"]
+    n_pages: int = 0
+    n_sections: int = 0
+    title: str | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading and its body text, with where it came from in its document."""
+
+    id: str
+    doc_id: str
+    doc_path: str
+    heading: str
+    text: str
+    page_start: int
+    page_end: int
+    order: int
+    char_start: int = 0
+    char_end: int = 0
+
+
+@dataclass(frozen=True)
+class Page:
+    """An emulated page: consecutive sections of one document grouped up to a target size."""
+
+    id: str
+    doc_id: str
+    section_ids: tuple[str, ...]
+    text: str
+    n_tokens: int
+    order: int = 0
+    page_start: int = 0
+    page_end: int = 0
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A BERTopic topic: its size, keywords, label and centroid in the reduced space."""
+
+    id: int
+    size: int
+    keywords: tuple[str, ...]
+    label: str
+    centroid: tuple[float, ...]
+    n_documents: int = 0
+
+
+@dataclass(frozen=True)
+class FoldAssignment:
+    """Where one section ended up in the folds.
+
+    ``status`` is ``kept`` (in ``fold``/``split``), ``outlier`` (topic -1) or ``conflict``
+    (its unit holds sections of both folds, so it was removed).
+    """
+
+    section_id: str
+    topic_id: int
+    unit_id: str
+    status: Literal["kept", "outlier", "conflict"]
+    fold: int | None = None
+    split: Split | None = None
+    sampled: bool = False
+
+
+@dataclass(frozen=True)
+class Source:
+    """Provenance of an item: where its answer is."""
+
+    doc_id: str
+    section_ids: tuple[str, ...]
+    page_ids: tuple[str, ...] = ()
+    topic_id: int = -1
+    doc_path: str = ""
+    pdf_pages: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class GeneratorInfo:
+    """Which backend, model and prompt made an item."""
+
+    backend: str
+    model: str = ""
+    prompt_hash: str = ""
+    persona: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Item:
+    """A question with its reference answer and provenance."""
+
+    id: str
+    type: ItemType
+    question: str
+    answer: str
+    source: Source
+    fold: int
+    split: Split
+    generator: GeneratorInfo
+    options: tuple[str, ...] | None = None
+    answer_index: int | None = None
+    bloom: Bloom | None = None
+    scenario: Scenario | None = None
+    entity: str | None = None
+    entity_kind: str | None = None
+    rationale: str | None = None
+    score: float | None = None
+    language: str = "en"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rejection(Item):
+    """A candidate item a filter rejected, with the filter's name, reason and measured value."""
+
+    filter: str
+    reason: str
+    value: float | str | None = None
+
+
+@dataclass(frozen=True)
+class ParseProblem:
+    """A document that could not be used, and why."""
+
+    path: str
+    reason: str
+    detail: str = ""
+
+
+RECORD_TYPES: dict[str, type] = {
+    "document": Document,
+    "section": Section,
+    "page": Page,
+    "topic": Topic,
+    "fold_assignment": FoldAssignment,
+    "item": Item,
+    "rejection": Rejection,
+}
+
+T = TypeVar("T")
+
+
+def to_dict(record: Any) -> dict[str, Any]:
+    """A record as plain JSON-ready data (tuples become lists)."""
+    return dataclasses.asdict(record)
+
+
+def from_dict(cls: type[T], data: dict[str, Any]) -> T:
+    """Build a record (nested records included) from plain data, validating types."""
+    from pydantic import TypeAdapter
+
+    return _adapter(cls, TypeAdapter).validate_python(data)
+
+
+_ADAPTERS: dict[type, Any] = {}
+
+
+def _adapter(cls: type, factory: Any) -> Any:
+    if cls not in _ADAPTERS:
+        _ADAPTERS[cls] = factory(cls)
+    return _ADAPTERS[cls]
+
+
+def replace(record: T, **changes: Any) -> T:
+    """A copy of a frozen record with some fields changed."""
+    return dataclasses.replace(record, **changes)  # type: ignore[type-var]
+
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Document",
+    "Section",
+    "Page",
+    "Topic",
+    "FoldAssignment",
+    "Source",
+    "GeneratorInfo",
+    "Item",
+    "Rejection",
+    "ParseProblem",
+    "RECORD_TYPES",
+    "to_dict",
+    "from_dict",
+    "replace",
+]

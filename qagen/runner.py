@@ -1,0 +1,276 @@
+"""The stage runner: declared stages, fingerprints, skip-when-unchanged, atomic artifacts.
+
+A stage is data: a name, the artifacts it reads and writes, the config sections and
+extra inputs its result depends on, and a function from loaded inputs to output values.
+The runner alone touches the output folder. Each stage's fingerprint hashes its config
+sections, its input files, its prompt files and the versions of qagen and its
+dependencies; a rerun skips a stage whose fingerprint matches ``manifest.json`` and
+whose recorded outputs are still on disk unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from qagen import __version__
+from qagen.io import read_json, sha256_file, stable_hash, write_json
+from qagen.records import SCHEMA_VERSION
+
+MANIFEST = "manifest.json"
+LOCK = ".qagen.lock"
+TRACKED_PACKAGES = (
+    "numpy",
+    "scipy",
+    "scikit-learn",
+    "pdfplumber",
+    "bertopic",
+    "umap-learn",
+    "hdbscan",
+    "sentence-transformers",
+    "rouge-score",
+    "openai",
+    "phonenumbers",
+)
+
+
+class BuildError(RuntimeError):
+    """A build problem with a one-line message that says what to do next."""
+
+
+@dataclass
+class StageOutput:
+    """What a stage function returns: artifact values by name, plus counts and problems."""
+
+    artifacts: dict[str, Any]
+    counts: dict[str, Any] = field(default_factory=dict)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class StageContext:
+    """Everything a stage function may read: loaded inputs, config, and the cache folder."""
+
+    inputs: dict[str, Any]
+    config: Any
+    cache_dir: Path
+    extra: dict[str, Any]
+    progress: bool = False
+    log: Callable[[str], None] = lambda _msg: None
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """How one artifact file is written and read."""
+
+    name: str
+    write: Callable[[Path, Any], None]
+    read: Callable[[Path], Any]
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One pipeline stage, declared as data."""
+
+    name: str
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    config: tuple[str, ...]
+    run: Callable[[StageContext], StageOutput]
+    fingerprint_extra: Callable[[Any, dict[str, Any]], Any] | None = None
+    description: str = ""
+
+
+@dataclass
+class StageReport:
+    name: str
+    status: str  # "ran" | "skipped"
+    seconds: float
+    counts: dict[str, Any]
+    errors: list[dict[str, Any]]
+
+
+def dependency_versions() -> dict[str, str]:
+    versions = {}
+    for pkg in TRACKED_PACKAGES:
+        try:
+            versions[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            versions[pkg] = "absent"
+    return versions
+
+
+class Runner:
+    """Runs declared stages into one output folder, skipping those whose fingerprint is unchanged."""
+
+    def __init__(
+        self,
+        stages: Sequence[Stage],
+        artifacts: dict[str, Artifact],
+        out_dir: Path,
+        config: Any,
+        extra: dict[str, Any] | None = None,
+        progress: bool = False,
+        log: Callable[[str], None] = lambda _msg: None,
+    ) -> None:
+        names = [s.name for s in stages]
+        if len(set(names)) != len(names):
+            raise ValueError(f"stage names must be unique; got {names}")
+        for stage in stages:
+            for art in (*stage.inputs, *stage.outputs):
+                if art not in artifacts:
+                    raise ValueError(f"stage {stage.name!r} names unknown artifact {art!r}")
+        self.stages = tuple(stages)
+        self.artifacts = artifacts
+        self.out_dir = Path(out_dir)
+        self.config = config
+        self.extra = extra or {}
+        self.progress = progress
+        self.log = log
+        self._versions = dependency_versions()
+
+    @property
+    def stage_names(self) -> list[str]:
+        return [s.name for s in self.stages]
+
+    def check_stage(self, name: str | None, option: str) -> None:
+        if name is not None and name not in self.stage_names:
+            raise BuildError(f"{option} takes a stage name ({', '.join(self.stage_names)}); got {name!r}")
+
+    def run(self, until: str | None = None, force: Sequence[str] | bool = ()) -> list[StageReport]:
+        """Run the stages in order up to ``until``; ``force`` is True (all) or stage names."""
+        self.check_stage(until, "--until")
+        forced = set(self.stage_names) if force is True else set(force or ())
+        for name in forced:
+            self.check_stage(name, "--force")
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        reports = []
+        with self._lock():
+            manifest = self._load_manifest()
+            for stage in self.stages:
+                reports.append(self._run_stage(stage, manifest, stage.name in forced))
+                if stage.name == until:
+                    break
+        return reports
+
+    @contextlib.contextmanager
+    def _lock(self) -> Iterator[None]:
+        from filelock import FileLock, Timeout
+
+        lock = FileLock(str(self.out_dir / LOCK), timeout=0)
+        try:
+            lock.acquire()
+        except Timeout:
+            raise BuildError(
+                f"another qagen build is writing {self.out_dir} (lock {self.out_dir / LOCK}); "
+                "wait for it to finish or use another output folder"
+            ) from None
+        try:
+            yield
+        finally:
+            lock.release()
+
+    def _load_manifest(self) -> dict[str, Any]:
+        path = self.out_dir / MANIFEST
+        if path.is_file():
+            try:
+                data = read_json(path)
+                if isinstance(data, dict) and data.get("schema_version") == SCHEMA_VERSION:
+                    data.setdefault("stages", {})
+                    return data
+            except (OSError, ValueError):
+                self.log(f"warning: {path} is unreadable; rebuilding every stage")
+        return {"schema_version": SCHEMA_VERSION, "qagen_version": __version__, "stages": {}}
+
+    def _save_manifest(self, manifest: dict[str, Any]) -> None:
+        manifest["qagen_version"] = __version__
+        manifest["dependencies"] = self._versions
+        manifest["stage_order"] = self.stage_names
+        write_json(self.out_dir / MANIFEST, manifest)
+
+    def fingerprint(self, stage: Stage) -> str:
+        inputs = {}
+        for name in stage.inputs:
+            path = self.out_dir / name
+            inputs[name] = sha256_file(path) if path.is_file() else None
+        return stable_hash(
+            {
+                "stage": stage.name,
+                "config": {sec: self.config.section(sec) for sec in stage.config},
+                "inputs": inputs,
+                "extra": stage.fingerprint_extra(self.config, self.extra) if stage.fingerprint_extra else None,
+                "qagen": __version__,
+                "schema": SCHEMA_VERSION,
+                "versions": self._versions,
+            }
+        )
+
+    def _outputs_intact(self, entry: dict[str, Any]) -> bool:
+        recorded = entry.get("outputs", {})
+        for name, digest in recorded.items():
+            path = self.out_dir / name
+            if not path.is_file() or sha256_file(path) != digest:
+                return False
+        return True
+
+    def _run_stage(self, stage: Stage, manifest: dict[str, Any], forced: bool) -> StageReport:
+        for name in stage.inputs:
+            if not (self.out_dir / name).is_file():
+                raise BuildError(f"stage {stage.name!r} needs {name}, which is missing; rerun without --until")
+        fp = self.fingerprint(stage)
+        entry = manifest["stages"].get(stage.name)
+        if (
+            not forced
+            and entry
+            and entry.get("fingerprint") == fp
+            and entry.get("status") == "ok"
+            and self._outputs_intact(entry)
+        ):
+            self.log(f"{stage.name}: unchanged, skipped")
+            entry["skipped"] = True
+            self._save_manifest(manifest)
+            return StageReport(stage.name, "skipped", 0.0, entry.get("counts", {}), entry.get("errors", []))
+        return self._execute(stage, manifest, fp)
+
+    def _execute(self, stage: Stage, manifest: dict[str, Any], fp: str) -> StageReport:
+        self.log(f"{stage.name}: running")
+        t0, c0 = time.perf_counter(), time.process_time()
+        inputs = {name: self.artifacts[name].read(self.out_dir / name) for name in stage.inputs}
+        ctx = StageContext(
+            inputs=inputs,
+            config=self.config,
+            cache_dir=self.out_dir / ".cache",
+            extra=self.extra,
+            progress=self.progress,
+            log=self.log,
+        )
+        result = stage.run(ctx)
+        missing = set(stage.outputs) - set(result.artifacts)
+        if missing:
+            raise RuntimeError(f"stage {stage.name!r} did not return {sorted(missing)}")
+        outputs = {}
+        for name in stage.outputs:
+            path = self.out_dir / name
+            self.artifacts[name].write(path, result.artifacts[name])
+            outputs[name] = sha256_file(path)
+        seconds = time.perf_counter() - t0
+        manifest["stages"][stage.name] = {
+            "fingerprint": fp,
+            "status": "ok",
+            "skipped": False,
+            "seconds": round(seconds, 3),
+            "cpu_seconds": round(time.process_time() - c0, 3),
+            "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "counts": result.counts,
+            "errors": result.errors,
+            "outputs": outputs,
+            **result.info,
+        }
+        self._save_manifest(manifest)
+        return StageReport(stage.name, "ran", seconds, result.counts, result.errors)

@@ -1,0 +1,77 @@
+import tomllib
+
+import pytest
+
+from qagen.config import Config, ConfigError, apply_overrides, load_config, render_toml
+
+
+def test_defaults_follow_the_paper():
+    cfg = Config()
+    assert cfg.topics.n_components == 15
+    assert cfg.topics.min_cluster_size == 30
+    assert cfg.pages.target_tokens == 1000
+    assert cfg.folds.test_size == 0.2
+    assert cfg.llm.backend == "extractive"
+
+
+def test_init_file_round_trips_to_defaults(tmp_path):
+    text = render_toml()
+    data = tomllib.loads(text)
+    path = tmp_path / "qagen.toml"
+    path.write_text(text)
+    assert load_config(path) == Config()
+    assert data["topics"]["min_cluster_size"] == 30
+    # every section and every key is written
+    for name, field in Config.model_fields.items():
+        if name != "seed":
+            section = type(getattr(Config(), name))
+            missing = [k for k in section.model_fields if getattr(getattr(Config(), name), k) is not None
+                       and k not in data[name]]
+            assert not missing, (name, missing)
+
+
+def test_overrides_parse_toml_values():
+    cfg = load_config(None, ["topics.min_cluster_size=12", "folds.distance=['cosine']", "llm.backend=openai:gpt-4o",
+                             "seed=7", "parse.bold_headings=false"])
+    assert cfg.topics.min_cluster_size == 12
+    assert cfg.folds.distance == ["cosine"]
+    assert cfg.llm.backend == "openai:gpt-4o"
+    assert cfg.seed == 7
+    assert cfg.parse.bold_headings is False
+
+
+def test_unknown_key_names_it_and_lists_valid_keys():
+    with pytest.raises(ConfigError) as exc:
+        load_config(None, ["topics.min_cluster=3"])
+    msg = str(exc.value)
+    assert "topics.min_cluster" in msg and "min_cluster_size" in msg
+    assert "\n" not in msg
+
+
+def test_bad_value_echoes_value_and_constraint():
+    with pytest.raises(ConfigError) as exc:
+        load_config(None, ["folds.test_size=1.5"])
+    msg = str(exc.value)
+    assert "folds.test_size" in msg and "1.5" in msg and "less than 1" in msg
+
+
+def test_unknown_section_and_bad_toml(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[nope]\nx = 1\n")
+    with pytest.raises(ConfigError, match="unknown config key 'nope'"):
+        load_config(bad)
+    bad.write_text("[topics\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(bad)
+    with pytest.raises(ConfigError, match="not found"):
+        load_config(tmp_path / "missing.toml")
+
+
+def test_set_without_equals_is_explained():
+    with pytest.raises(ConfigError, match="KEY=VALUE"):
+        apply_overrides({}, ["topics.min_cluster_size"])
+
+
+def test_seed_range():
+    with pytest.raises(ConfigError, match="seed"):
+        load_config(None, ["seed=-1"])

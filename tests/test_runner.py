@@ -1,0 +1,151 @@
+"""The stage runner on toy stages: skip when unchanged, force, until, atomicity, lock."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from qagen.config import Config, load_config
+from qagen.io import atomic_open, read_json, write_json
+from qagen.runner import Artifact, BuildError, Runner, Stage, StageOutput
+
+ARTS = {
+    n: Artifact(n, write_json, read_json) for n in ("a.json", "b.json", "c.json")
+}
+
+
+class Counting:
+    """Stage functions that count their calls."""
+
+    def __init__(self):
+        self.calls: list[str] = []
+
+    def first(self, ctx):
+        self.calls.append("first")
+        return StageOutput({"a.json": {"seed": ctx.config.seed, "n": ctx.config.topics.min_cluster_size}},
+                           counts={"n": 1})
+
+    def second(self, ctx):
+        self.calls.append("second")
+        return StageOutput({"b.json": {"from_a": ctx.inputs["a.json"]["seed"] * 2}})
+
+    def third(self, ctx):
+        self.calls.append("third")
+        return StageOutput({"c.json": {"b": ctx.inputs["b.json"], "pages": ctx.config.pages.target_tokens}})
+
+
+def make(tmp_path, counter, config=None):
+    stages = (
+        Stage("first", (), ("a.json",), ("topics",), counter.first),
+        Stage("second", ("a.json",), ("b.json",), (), counter.second),
+        Stage("third", ("b.json",), ("c.json",), ("pages",), counter.third),
+    )
+    return Runner(stages, ARTS, tmp_path / "out", config or Config())
+
+
+def test_second_run_skips_everything(tmp_path):
+    c = Counting()
+    make(tmp_path, c).run()
+    assert c.calls == ["first", "second", "third"]
+    reports = make(tmp_path, c).run()
+    assert [r.status for r in reports] == ["skipped"] * 3
+    assert c.calls == ["first", "second", "third"]
+    manifest = read_json(tmp_path / "out" / "manifest.json")
+    assert all(s["skipped"] for s in manifest["stages"].values())
+    assert manifest["stages"]["first"]["counts"] == {"n": 1}
+
+
+def test_config_change_reruns_only_dependent_stages(tmp_path):
+    c = Counting()
+    make(tmp_path, c).run()
+    c.calls.clear()
+    make(tmp_path, c, load_config(None, ["pages.target_tokens=500"])).run()
+    assert c.calls == ["third"]
+    c.calls.clear()
+    # a topics change reruns first; a.json changes, so second reruns; b.json comes out identical,
+    # so third (whose inputs and config are unchanged) is skipped
+    make(tmp_path, c, load_config(None, ["topics.min_cluster_size=5", "pages.target_tokens=500"])).run()
+    assert c.calls == ["first", "second"]
+
+
+def test_seed_change_reruns_all_that_depends_on_it(tmp_path):
+    c = Counting()
+    make(tmp_path, c).run()
+    c.calls.clear()
+    make(tmp_path, c, load_config(None, ["seed=3"])).run()
+    # first and third fingerprint the seed; second reruns because a.json changed
+    assert c.calls == ["first", "second", "third"]
+
+
+def test_force_and_until(tmp_path):
+    c = Counting()
+    make(tmp_path, c).run(until="second")
+    assert c.calls == ["first", "second"]
+    assert not (tmp_path / "out" / "c.json").exists()
+    c.calls.clear()
+    make(tmp_path, c).run(force=["second"])
+    assert c.calls == ["second", "third"]
+    c.calls.clear()
+    make(tmp_path, c).run(force=True)
+    assert c.calls == ["first", "second", "third"]
+    with pytest.raises(BuildError, match="--until takes a stage name"):
+        make(tmp_path, c).run(until="nope")
+
+
+def test_tampered_or_deleted_output_is_rebuilt(tmp_path):
+    c = Counting()
+    make(tmp_path, c).run()
+    c.calls.clear()
+    (tmp_path / "out" / "b.json").write_text('{"from_a": 999}')
+    make(tmp_path, c).run()
+    assert c.calls == ["second"]
+    assert read_json(tmp_path / "out" / "b.json") == {"from_a": 0}
+    c.calls.clear()
+    (tmp_path / "out" / "c.json").unlink()
+    make(tmp_path, c).run()
+    assert c.calls == ["third"]
+
+
+def test_failing_stage_keeps_previous_artifacts_and_reruns_next_time(tmp_path):
+    c = Counting()
+    make(tmp_path, c).run()
+    before = (tmp_path / "out" / "b.json").read_bytes()
+
+    def boom(ctx):
+        raise RuntimeError("disk on fire")
+
+    stages = (
+        Stage("first", (), ("a.json",), ("topics",), c.first),
+        Stage("second", ("a.json",), ("b.json",), (), boom),
+    )
+    with pytest.raises(RuntimeError):
+        Runner(stages, ARTS, tmp_path / "out", load_config(None, ["seed=1"])).run()
+    assert (tmp_path / "out" / "b.json").read_bytes() == before
+    assert not [p for p in (tmp_path / "out").iterdir() if p.name.endswith(".tmp")]
+
+
+def test_atomic_open_leaves_old_file_on_error(tmp_path):
+    target = tmp_path / "x.txt"
+    target.write_text("old")
+    with pytest.raises(ValueError), atomic_open(target) as fh:
+        fh.write("half")
+        raise ValueError("interrupted")
+    assert target.read_text() == "old"
+    assert os.listdir(tmp_path) == ["x.txt"]
+
+
+def test_lock_refuses_a_second_writer(tmp_path):
+    from filelock import FileLock
+
+    c = Counting()
+    out = tmp_path / "out"
+    out.mkdir()
+    with FileLock(str(out / ".qagen.lock")), pytest.raises(BuildError, match="another qagen build"):
+        make(tmp_path, c).run()
+    assert c.calls == []
+
+
+def test_unknown_artifact_is_a_declaration_error(tmp_path):
+    with pytest.raises(ValueError, match="unknown artifact"):
+        Runner((Stage("x", ("nope.json",), (), (), lambda ctx: StageOutput({})),), ARTS, tmp_path, Config())
