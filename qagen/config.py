@@ -38,6 +38,9 @@ class ParseConfig(_Section):
     timeout_s: float = Field(120.0, gt=0, description="per-document time limit")
     workers: int = Field(0, ge=0, description="parallel parsing processes; 0 = one per core")
     max_pages: int = Field(2000, gt=0, description="documents with more pages are skipped")
+    max_section_tokens: int = Field(
+        3000, gt=0, description="a longer section is split at paragraph boundaries into parts 'Heading (k/n)'"
+    )
 
 
 class PagesConfig(_Section):
@@ -56,8 +59,14 @@ class EmbedConfig(_Section):
         "auto",
         description="auto | minilm | tfidf | sentence-transformers:<path or name> | openai:<model>[@<base_url>]",
     )
-    batch_size: int = Field(64, gt=0)
-    tfidf_dims: int = Field(256, gt=1)
+    batch_size: int = Field(64, gt=0, description="texts per model forward pass or per API request")
+    tfidf_dims: int = Field(256, gt=1, description="dimensions of the tfidf backend (TF-IDF reduced by SVD)")
+    device: str = Field("cpu", description="torch device for sentence-transformers models (cpu, cuda, mps)")
+    offline: bool = Field(False, description="never download a model; only local folders and the Hugging Face cache")
+    base_url: str | None = Field(None, description="openai backend server; unset = llm.base_url, else api.openai.com")
+    api_key_env: str | None = Field(None, description="openai backend key variable; unset = llm.api_key_env")
+    timeout_s: float = Field(60.0, gt=0, description="openai backend per-request timeout")
+    max_retries: int = Field(6, ge=0, description="openai backend retries of timeouts, 429 and 5xx")
 
 
 class TopicsConfig(_Section):
@@ -73,6 +82,8 @@ class TopicsConfig(_Section):
     reducer: Literal["umap", "pca"] = "umap"
     clusterer: Literal["hdbscan", "kmeans"] = "hdbscan"
     n_clusters: int = Field(8, gt=1, description="only for clusterer = kmeans")
+    robustness_check: bool = Field(True, description="refit once on noisy embeddings to measure robustness (2x time)")
+    stop_words: Literal["english", "none"] = Field("english", description="stop words left out of topic keywords")
 
 
 class FoldsConfig(_Section):
@@ -83,25 +94,54 @@ class FoldsConfig(_Section):
     linkage: list[Literal["single", "complete", "average", "ward"]] | Literal["auto"] = "auto"
     unit: Literal["page", "document"] = "page"
     test_size: float = Field(0.2, gt=0, lt=1)
-    min_fold_ratio: float = Field(0.0, ge=0, le=1, description="smallest allowed size of the small fold / large fold")
+    min_fold_ratio: float = Field(
+        0.0, ge=0, le=1, description="smallest allowed small fold / large fold, in sections kept after conflict removal"
+    )
     samples_total: int = Field(200, gt=0, description="sections sampled for generation, over both folds and splits")
+    samples_per_fold: int | None = Field(
+        None, gt=0, description="sections sampled per fold instead of samples_total (which is then not used)"
+    )
+    max_clusters: int = Field(
+        6, ge=2, le=10, description="if no 2-cluster split meets min_fold_ratio, try splits of up to this many clusters"
+    )
 
 
 class LLMConfig(_Section):
     """The LLM backend and how it is called."""
 
     backend: str = Field("extractive", description="extractive | local | openai:<model>[@<base_url>] | llamacpp:<gguf>")
-    base_url: str | None = None
-    api_key_env: str = "OPENAI_API_KEY"
+    base_url: str | None = Field(
+        None, description="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (a URL in backend wins)"
+    )
+    api_key_env: str = Field(
+        "OPENAI_API_KEY", description="environment variable holding the API key (never the key itself here)"
+    )
     temperature: float = Field(0.7, ge=0, le=2)
-    max_tokens: int = Field(1024, gt=0)
-    timeout_s: float = Field(60.0, gt=0)
-    max_retries: int = Field(6, ge=0)
-    max_concurrency: int = Field(8, gt=0)
-    requests_per_minute: float | None = Field(None, gt=0)
-    tokens_per_minute: float | None = Field(None, gt=0)
-    repair_attempts: int = Field(1, ge=0)
-    max_consecutive_failures: int = Field(20, gt=0)
+    max_tokens: int = Field(1024, gt=0, description="completion tokens per request (also the budget's worst case)")
+    timeout_s: float = Field(60.0, gt=0, description="per-request time limit; a slower reply is retried")
+    max_retries: int = Field(
+        6, ge=0, description="retries of transient failures (timeouts, connection errors, 408/409/429/5xx)"
+    )
+    backoff_base_s: float = Field(
+        1.0, gt=0, description="first retry waits about this long, doubling each time (plus jitter)"
+    )
+    backoff_max_s: float = Field(
+        60.0, gt=0, description="longest wait between retries (a longer Retry-After is still honoured)"
+    )
+    max_retry_after_s: float = Field(
+        300.0, gt=0, description="a Retry-After longer than this fails the request instead of waiting"
+    )
+    max_concurrency: int = Field(8, gt=0, description="requests in flight at once")
+    requests_per_minute: float | None = Field(None, gt=0, description="client-side request rate limit")
+    tokens_per_minute: float | None = Field(
+        None, gt=0, description="client-side token rate limit (prompt estimate + max_tokens per request)"
+    )
+    structured_output: Literal["auto", "json_schema", "json_object", "prompt"] = Field(
+        "auto",
+        description="how a schema reaches the model; auto tries json_schema, then json_object, then the prompt",
+    )
+    repair_attempts: int = Field(1, ge=0, description="repair requests after an invalid reply before it is a failure")
+    max_consecutive_failures: int = Field(20, gt=0, description="stop the run after this many failed requests in a row")
     max_requests: int | None = Field(None, gt=0, description="stop cleanly before this many requests")
     max_cost_usd: float | None = Field(None, gt=0, description="stop cleanly before this cost")
     prices: dict[str, list[float]] = Field(
@@ -126,33 +166,107 @@ class GenerateConfig(_Section):
             "first-time user",
         ]
     )
+    prompts_dir: str | None = Field(None, description="folder with your own prompt files (copy prompts/ and edit)")
     few_shot_file: str | None = None
     bloom_mix: dict[str, float] = Field(default_factory=lambda: {"B1": 1, "B2": 1, "B3": 1, "B4": 1})
     scenario_mix: dict[str, float] = Field(default_factory=lambda: {"S1": 1, "S2": 1, "S3": 1})
     language: str = Field("auto", description="auto (detected) or a language code such as en, nl")
-    phone_region: str = Field("US", description="default region for phone numbers without a country code")
+    phone_region: str = Field(
+        "auto",
+        description="region for phone numbers without a country code (US, NL, ...); "
+        "auto = the most common country code among the corpus's international numbers, else US",
+    )
     entity_kinds: list[str] = Field(default_factory=lambda: ["phone", "email", "url"])
+    factoid_per_section: int = Field(3, ge=0, description="at most this many entities (one request each) per section")
+    s3_documents: int = Field(2, ge=2, le=4, description="documents combined in an S3 (cross-document) MCQ")
+    max_section_chars: int = Field(6000, gt=200, description="longer sections are cut to this in prompts")
+
+    @field_validator("bloom_mix", "scenario_mix")
+    @classmethod
+    def _mix(cls, v: dict[str, float], info: Any) -> dict[str, float]:
+        allowed = ("B1", "B2", "B3", "B4") if info.field_name == "bloom_mix" else ("S1", "S2", "S3")
+        unknown = sorted(set(v) - set(allowed))
+        if unknown:
+            raise ValueError(f"keys must be among {list(allowed)}; unknown {unknown}")
+        if any(w < 0 for w in v.values()) or sum(v.values()) <= 0:
+            raise ValueError("weights must be >= 0 with a positive total")
+        return v
+
+    @field_validator("entity_kinds")
+    @classmethod
+    def _kinds(cls, v: list[str]) -> list[str]:
+        unknown = sorted(set(v) - {"phone", "email", "url"})
+        if unknown:
+            raise ValueError(f"kinds must be among ['phone', 'email', 'url']; unknown {unknown}")
+        return v
+
+    @field_validator("phone_region")
+    @classmethod
+    def _region(cls, v: str) -> str:
+        if v == "auto":
+            return v
+        if len(v) != 2 or not v.isalpha():
+            raise ValueError("must be auto or a two-letter region code such as US or NL")
+        return v.upper()
+
+
+FilterName = Literal[
+    "validity", "long_form_factoid", "grounding", "factoid_entity", "mcq_quality", "dedup", "top_per_section"
+]
 
 
 class FilterConfig(_Section):
     """Filtering candidates (paper 4.6)."""
 
-    rouge_type: Literal["rougeL", "rouge1"] = "rougeL"
+    rouge_type: Literal["rougeL", "rouge1"] = Field("rougeL", description="ROUGE recall used for grounding")
     grounding_threshold: float = Field(0.2, ge=0, le=1, description="min ROUGE recall of answer tokens in the section")
-    distractor_max_support: float = Field(0.9, ge=0, le=1)
-    dedup_threshold: float = Field(0.9, gt=0, le=1, description="cosine similarity above which questions are duplicates")
+    distractor_max_support: float = Field(
+        0.9, ge=0, le=1, description="reject an MCQ with a distractor this supported (ROUGE recall) by the source"
+    )
+    dedup_threshold: float = Field(
+        0.9, gt=0, le=1, description="cosine similarity above which questions are duplicates"
+    )
     keep_per_section: int = Field(1, gt=0, description="top-ranked items kept per section and type")
     min_question_chars: int = Field(10, gt=0)
     max_question_chars: int = Field(400, gt=0)
     max_answer_chars: int = Field(2000, gt=0)
-    factoid_max_answer_words: int = Field(25, gt=0, description="a long-form answer this short with an entity is a factoid")
+    factoid_max_answer_words: int = Field(
+        25, gt=0, description="a long-form answer this short with an entity is a factoid"
+    )
+    mcq_max_length_ratio: float = Field(
+        1.5, gt=1, description="reject an MCQ whose correct option is longer than this times the longest distractor"
+    )
+    mcq_giveaway_words: int = Field(
+        4, gt=0, description="reject an MCQ whose correct option alone repeats this many consecutive question words"
+    )
+    dedup_scope: Literal["type", "all"] = Field(
+        "type", description="compare questions for near-duplicates within each item type, or across all types"
+    )
+    dedup_block_size: int = Field(1024, gt=0, description="questions compared at once (bounds dedup memory)")
+    skip: list[FilterName] = Field(default_factory=list, description="filters not to run")
 
 
 class SplitsConfig(_Section):
     """Cross-evaluation splits and the leakage check."""
 
-    leakage_rouge: float = Field(0.8, gt=0, le=1)
-    refusal_answer: str = "I cannot answer this question from the available documents."
+    leakage_rouge: float = Field(
+        0.8, gt=0, le=1, description="an answer with this ROUGE recall in a page of the other fold leaks"
+    )
+    leakage_rouge_type: Literal["rougeL", "rouge1"] = "rougeL"
+    leakage_similarity: float | None = Field(
+        0.9, gt=0, le=1, description="an answer this similar (cosine) to a passage of the other fold leaks; unset = off"
+    )
+    leakage_candidates: int = Field(
+        5, gt=0, description="pages per item (most words in common) scored with ROUGE and embeddings"
+    )
+    leakage_window_words: int = Field(120, gt=10, description="words per page passage compared by embedding")
+    leakage_min_words: int = Field(
+        8, gt=0, description="shorter answers are checked together with their question (a bare date matches anywhere)"
+    )
+    refusal_answer: str = Field(
+        "I cannot answer this question from the available documents.",
+        description="expected answer of an unanswerable (other-fold) question",
+    )
 
 
 class ReportConfig(_Section):

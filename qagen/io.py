@@ -30,11 +30,22 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w") -> Iterator[Any]:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _read_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# mkstemp creates files 0600; artifacts get the permissions any other new file would get.
+_UMASK = _read_umask()
 
 
 def dumps(data: Any) -> str:

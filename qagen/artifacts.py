@@ -1,0 +1,64 @@
+"""The artifact files of an output folder and how each is written and read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from qagen.io import read_json, read_jsonl, read_npy, write_json, write_jsonl, write_npy, write_text
+from qagen.records import Document, FoldAssignment, Item, Page, Rejection, Section
+from qagen.runner import Artifact
+
+
+def _jsonl(name: str, cls: type) -> Artifact:
+    return Artifact(name, write_jsonl, lambda p: read_jsonl(p, cls))
+
+
+def _json(name: str) -> Artifact:
+    return Artifact(name, write_json, read_json)
+
+
+def _npy(name: str) -> Artifact:
+    return Artifact(name, write_npy, read_npy)
+
+
+def _write_splits(path: Path, result: Any) -> None:
+    from qagen.splits import write_splits
+
+    crosseval = write_splits(result, path.parent)
+    write_json(path, crosseval)
+
+
+ARTIFACTS: dict[str, Artifact] = {
+    a.name: a
+    for a in (
+        _jsonl("documents.jsonl", Document),
+        _jsonl("sections.jsonl", Section),
+        _jsonl("pages.jsonl", Page),
+        _npy("embeddings.npy"),
+        _json("embedding_ids.json"),
+        _json("topics.json"),
+        _npy("reduced.npy"),
+        _json("folds.json"),
+        _jsonl("assignments.jsonl", FoldAssignment),
+        _jsonl("candidates.jsonl", Item),
+        _jsonl("generation_failures.jsonl", Rejection),
+        _jsonl("items.jsonl", Item),
+        _jsonl("rejected.jsonl", Rejection),
+        _json("funnel.json"),
+        Artifact("crosseval.json", _write_splits, read_json),
+        Artifact("report.html", write_text, lambda p: p.read_text(encoding="utf-8")),
+    )
+}
+
+# Which record type each JSONL artifact holds (for schema validation and `qagen inspect`).
+JSONL_RECORDS: dict[str, type] = {
+    "documents.jsonl": Document,
+    "sections.jsonl": Section,
+    "pages.jsonl": Page,
+    "assignments.jsonl": FoldAssignment,
+    "candidates.jsonl": Item,
+    "generation_failures.jsonl": Rejection,
+    "items.jsonl": Item,
+    "rejected.jsonl": Rejection,
+}

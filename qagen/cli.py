@@ -1,0 +1,170 @@
+"""The ``qagen`` command line: parses, calls the Python API, prints.
+
+Exit codes: 0 success, 1 error (bad input, failed build), 2 usage or configuration error.
+Heavy libraries are imported inside commands, so ``qagen --help`` answers at once.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+STAGE_NAMES = ("parse", "pages", "embed", "topics", "folds", "generate", "filter", "splits", "report")
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def _run_api(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Call the API and turn its documented errors into one-line messages and exit codes."""
+    import warnings
+
+    from qagen.config import ConfigError
+
+    warnings.showwarning = _show_warning
+    try:
+        return fn(*args, **kwargs)
+    except ConfigError as exc:
+        _fail(str(exc), 2)
+    except KeyboardInterrupt:
+        _fail("interrupted; rerun the same command to resume (finished stages are kept)", 130)
+    except Exception as exc:
+        if _is_user_error(exc):
+            _fail(str(exc), 1)
+        raise
+
+
+def _show_warning(message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Any = None) -> None:
+    click.echo(f"warning: {message}", err=True)
+
+
+def _is_user_error(exc: Exception) -> bool:
+    from qagen.runner import BuildError
+
+    if isinstance(exc, BuildError | FileNotFoundError | PermissionError):
+        return True
+    try:
+        from qagen.ingest import IngestError
+        from qagen.llm.base import LLMError
+    except ImportError:  # pragma: no cover - partial installs
+        return False
+    return isinstance(exc, IngestError | LLMError)
+
+
+class _Force(click.ParamType):
+    name = "STAGE"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="qagen")
+def cli() -> None:
+    """Build evaluation datasets for RAG chatbots from a folder of documents.
+
+    \b
+    Start:   qagen build examples/docs -o out      (offline, no API key)
+    Review:  open out/report.html, or: qagen inspect out
+    Use:     qagen export out --format ragas -o out/ragas
+
+    Exit codes: 0 ok, 1 error, 2 usage or configuration error.
+    """
+
+
+@cli.command()
+@click.argument("docs", type=click.Path(path_type=Path))
+@click.option("-o", "--out", required=True, type=click.Path(path_type=Path), help="Output folder.")
+@click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), help="TOML config (see qagen init).")
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a config key; repeatable.")
+@click.option("--until", type=click.Choice(STAGE_NAMES), help="Stop after this stage.")
+@click.option(
+    "--force",
+    "force",
+    multiple=True,
+    is_flag=False,
+    flag_value="all",
+    type=click.Choice((*STAGE_NAMES, "all")),
+    help="Rerun STAGE even if unchanged (repeatable); --force alone reruns all.",
+)
+@click.option("--llm", "llm", metavar="SPEC", help="LLM backend: extractive | openai:MODEL[@URL] | local | llamacpp:GGUF.")
+@click.option("--dry-run", is_flag=True, help="Estimate LLM requests, tokens and cost; call nothing.")
+@click.option("-v", "--verbose", is_flag=True, help="Show every stage message.")
+@click.option("-q", "--quiet", is_flag=True, help="Only errors.")
+def build(
+    docs: Path,
+    out: Path,
+    config_path: Path | None,
+    overrides: tuple[str, ...],
+    until: str | None,
+    force: tuple[str, ...],
+    llm: str | None,
+    dry_run: bool,
+    verbose: bool,
+    quiet: bool,
+) -> None:
+    """Build a dataset from the documents in DOCS into OUT (reruns resume)."""
+    from qagen.pipeline import build as api_build
+
+    sets = list(overrides) + ([f"llm.backend={_toml_str(llm)}"] if llm else [])
+    log = (lambda _m: None) if quiet else (lambda m: click.echo(m, err=True))
+    forced: Any = True if "all" in force else list(force)
+    result = _run_api(
+        api_build,
+        docs,
+        out,
+        config_path,
+        overrides=sets,
+        until=until,
+        force=forced,
+        dry_run=dry_run,
+        progress=not quiet,
+        log=log,
+    )
+    if result.estimate is not None:
+        est = ", ".join(f"{k}={v}" for k, v in result.estimate.items())
+        click.echo(f"dry run: generation would make {est} (nothing was sent)")
+        return
+    if not quiet:
+        from qagen.inspect import summary_line
+
+        click.echo(summary_line(result), err=True)
+
+
+def _toml_str(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+@cli.command()
+@click.argument("path", default="qagen.toml", type=click.Path(path_type=Path))
+@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+def init(path: Path, force: bool) -> None:
+    """Write a commented config file with every default (default: ./qagen.toml)."""
+    from qagen.config import render_toml
+    from qagen.io import write_text
+
+    if path.exists() and not force:
+        _fail(f"{path} exists; use --force to overwrite it", 1)
+    write_text(path, render_toml())
+    click.echo(f"wrote {path}; use it with: qagen build DOCS -o OUT --config {path}")
+
+
+@cli.command()
+@click.argument("out", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def inspect(out: Path, as_json: bool) -> None:
+    """Show counts per stage, per item type, per fold and split, and the filter funnel."""
+    from qagen.inspect import inspect_dir
+
+    click.echo(_run_api(inspect_dir, out, as_json=as_json))
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="qagen")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

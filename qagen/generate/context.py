@@ -1,0 +1,168 @@
+"""What generation needs to know about the corpus, in one frozen value.
+
+:class:`GenerationContext` holds the sections, where each section sits (emulated pages,
+PDF pages), its topic, the fold and split of every kept section, the sampled section ids
+in order, the seed, the ``[generate]`` config and the generation language. Build it with
+:meth:`GenerationContext.build` from the records the earlier stages wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from qagen.config import GenerateConfig
+from qagen.io import sha256_text
+from qagen.records import Document, FoldAssignment, Page, Section, Source, Split
+
+
+@dataclass(frozen=True)
+class SectionPlace:
+    """Where a section is: the emulated pages holding it and its PDF page numbers (1-based)."""
+
+    page_ids: tuple[str, ...] = ()
+    pdf_pages: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class GenerationContext:
+    """Everything the generators read, keyed by section id.
+
+    Attributes:
+        sections: Every section by id (not only the sampled ones: distractors and S3
+            partners come from the whole corpus).
+        pages: Emulated page ids and PDF pages per section id.
+        topics: Topic id per section id (-1 for outliers).
+        folds: ``(fold, split)`` for every kept section id.
+        sampled: The sampled section ids, in sampling order: the anchors of generation.
+        seed: The root seed.
+        config: The ``[generate]`` config section.
+        language: ISO 639-1 code of the language to write in.
+        doc_titles: A human title per document id (used to phrase questions).
+    """
+
+    sections: Mapping[str, Section]
+    pages: Mapping[str, SectionPlace]
+    topics: Mapping[str, int]
+    folds: Mapping[str, tuple[int, Split]]
+    sampled: tuple[str, ...]
+    seed: int
+    config: GenerateConfig
+    language: str = "en"
+    doc_titles: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        missing = [s for s in self.sampled if s not in self.sections or s not in self.folds]
+        if missing:
+            raise ValueError(f"sampled sections must have a section record and a fold; missing for {missing[:3]}")
+
+    @classmethod
+    def build(
+        cls,
+        sections: Iterable[Section],
+        pages: Iterable[Page],
+        assignments: Iterable[FoldAssignment],
+        *,
+        seed: int,
+        config: GenerateConfig,
+        documents: Iterable[Document] = (),
+        language: str | None = None,
+    ) -> GenerationContext:
+        """Assemble the context from the records of the parse, pages and folds stages.
+
+        Args:
+            sections: All parsed sections.
+            pages: All emulated pages.
+            assignments: Fold assignments; ``status == "kept"`` ones give folds, ``sampled``
+                ones (in the given order) are the anchors.
+            seed: Root seed.
+            config: The ``[generate]`` config section.
+            documents: Document records, for titles (optional).
+            language: Force a language code; default ``config.language`` ("auto" detects it
+                from the sampled sections).
+        """
+        from qagen.generate.language import resolve_language
+
+        by_id = {s.id: s for s in sections}
+        page_of: dict[str, list[str]] = {}
+        for page in pages:
+            for sid in page.section_ids:
+                page_of.setdefault(sid, []).append(page.id)
+        place_of = {
+            sid: SectionPlace(tuple(page_of.get(sid, ())), tuple(range(s.page_start, s.page_end + 1)))
+            for sid, s in by_id.items()
+        }
+        topics: dict[str, int] = {}
+        folds: dict[str, tuple[int, Split]] = {}
+        sampled: list[str] = []
+        for a in assignments:
+            topics[a.section_id] = a.topic_id
+            if a.status == "kept" and a.fold is not None and a.split is not None:
+                folds[a.section_id] = (a.fold, a.split)
+                if a.sampled:
+                    sampled.append(a.section_id)
+        texts = [f"{by_id[s].heading}\n{by_id[s].text}" for s in sampled if s in by_id]
+        lang = resolve_language(language or config.language, texts or [s.text for s in by_id.values()])
+        return cls(
+            sections=by_id,
+            pages=place_of,
+            topics=topics,
+            folds=folds,
+            sampled=tuple(sampled),
+            seed=seed,
+            config=config,
+            language=lang,
+            doc_titles=document_titles(by_id.values(), documents),
+        )
+
+    def topic(self, section_id: str) -> int:
+        return self.topics.get(section_id, -1)
+
+    def title(self, doc_id: str) -> str:
+        return self.doc_titles.get(doc_id, "")
+
+    def source(self, section_ids: Iterable[str]) -> Source:
+        """Provenance of an item built from ``section_ids`` (the first one is the anchor)."""
+        ids = tuple(dict.fromkeys(section_ids))
+        anchor = self.sections[ids[0]]
+        page_ids: list[str] = []
+        pdf_pages: set[int] = set()
+        for sid in ids:
+            place = self.pages.get(sid, SectionPlace())
+            page_ids += [p for p in place.page_ids if p not in page_ids]
+            pdf_pages.update(place.pdf_pages)
+        return Source(
+            doc_id=anchor.doc_id,
+            section_ids=ids,
+            page_ids=tuple(page_ids),
+            topic_id=self.topic(ids[0]),
+            doc_path=anchor.doc_path,
+            pdf_pages=tuple(sorted(pdf_pages)),
+        )
+
+
+def item_id(kind: str, section_ids: Iterable[str], question: str) -> str:
+    """Stable item id: the first 16 hex digits of sha256 over (type, section ids, question)."""
+    return sha256_text(json.dumps([kind, list(section_ids), question], ensure_ascii=False))[:16]
+
+
+def document_titles(sections: Iterable[Section], documents: Iterable[Document] = ()) -> dict[str, str]:
+    """A title per document: its recorded title, else its first heading, else its file name."""
+    titles = {d.id: d.title.strip() for d in documents if d.title and d.title.strip()}
+    first: dict[str, Section] = {}
+    for s in sections:
+        if s.doc_id not in first or s.order < first[s.doc_id].order:
+            first[s.doc_id] = s
+    for doc_id, s in first.items():
+        if doc_id not in titles:
+            heading = s.heading.strip()
+            titles[doc_id] = heading if 0 < len(heading) <= 100 else _humanize(s.doc_path)
+    return titles
+
+
+def _humanize(path: str) -> str:
+    stem = PurePath(path).stem
+    return re.sub(r"[_\-]+", " ", stem).strip().capitalize()

@@ -1,0 +1,345 @@
+"""The offline extractive generator: questions from the text itself, no model.
+
+- long_form: a question from the section heading ("Preparing for an exercise test" ->
+  "How do I prepare for an exercise test?") answered by the opening of the section, plus
+  questions from sentence patterns ("If you cannot come, ..." -> "What should I do if I
+  cannot come?") answered by that sentence;
+- factoid: one question per phone number, e-mail address or URL, answered by the line
+  that holds it;
+- mcq: cloze questions (B1 remember, S1 one fact) on a salient term (an amount, time,
+  period, quantity, or an entity) with three distractors of the same kind taken from other
+  sections of the same topic first.
+
+Deterministic: the same context gives the same items, in the same order.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import defaultdict
+
+from qagen.generate.context import GenerationContext, item_id
+from qagen.generate.entities import Entity, extract_entities
+from qagen.generate.factoids import entity_question
+from qagen.generate.phrasing import heading_question, sentence_questions
+from qagen.generate.terms import KIND_WORDS, Term, find_terms, pick_distractors, term_key
+from qagen.generate.text import Unit, last_heading, lead, n_words, render_units, units
+from qagen.records import GeneratorInfo, Item, ItemType, Section
+
+EXTRACTIVE_NOTICE = (
+    "No LLM configured: generating with the offline extractive generator (questions from headings and "
+    "sentences, answers quoted from the sections). Configure [llm] backend for model-written questions."
+)
+GENERATOR = GeneratorInfo(backend="extractive", model="", prompt_hash="", persona=None)
+MAX_MCQ_CANDIDATES = 3
+SHORT_ANSWER_WORDS = 25  # the filter's default factoid_max_answer_words
+_ENTITY_WORDS = {"phone": "phone number", "email": "e-mail address", "url": "web address"}
+
+
+def generate_extractive(ctx: GenerationContext) -> list[Item]:
+    """Candidate items of every type in ``ctx.config.types`` for each sampled section.
+
+    Several candidates per section and type are returned, ranked by ``Item.score``; the
+    filter stage keeps the best. Items carry ``generator.backend == "extractive"``.
+    """
+    types = ctx.config.types
+    pools = _TermPools(ctx) if "mcq" in types else None
+    items: list[Item] = []
+    for sid in ctx.sampled:
+        section = ctx.sections[sid]
+        if not section.text.strip():
+            continue
+        if "long_form" in types:
+            items += _long_form(ctx, section)
+        if "factoid" in types:
+            items += _factoids(ctx, section)
+        if pools is not None and ctx.config.mcq_per_section > 0:
+            items += _mcqs(ctx, section, pools)
+    return list({item.id: item for item in items}.values())
+
+
+def _item(ctx: GenerationContext, kind: ItemType, section: Section, question: str, answer: str, **extra) -> Item:
+    fold, split = ctx.folds[section.id]
+    return Item(
+        id=item_id(kind, [section.id], question),
+        type=kind,
+        question=question,
+        answer=answer,
+        source=ctx.source([section.id]),
+        fold=fold,
+        split=split,
+        generator=GENERATOR,
+        language=ctx.language,
+        **extra,
+    )
+
+
+# --- long form ------------------------------------------------------------------------
+
+
+def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
+    candidates: list[tuple[float, int, str, str]] = []
+    body = units(section.text)
+    title = ctx.title(section.doc_id)
+    heading = last_heading(section.heading)
+    is_title = heading.lower() == title.strip().lower()
+    asked = None if is_title else heading_question(heading, title, ctx.language)
+    if asked and body:
+        answer = lead(section.text)
+        if n_words(answer) >= 4:
+            candidates.append((float(asked[1]), -1, asked[0], answer))
+    if ctx.language == "en":
+        for unit in body:
+            if unit.bullet:
+                continue
+            for question, score in sentence_questions(unit.text):
+                candidates.append((float(score), unit.index, question, _sentence_answer(body, unit)))
+    kept: list[set[str]] = []
+    items: list[Item] = []
+    for score, _, question, answer in sorted(candidates, key=lambda c: (-c[0], c[1])):
+        words = _content_words(question)
+        if len(items) == ctx.config.long_form_per_section or any(_similar(words, k) for k in kept):
+            continue
+        if n_words(answer) <= SHORT_ANSWER_WORDS and extract_entities(
+            answer, ctx.config.entity_kinds, ctx.config.phone_region
+        ):
+            continue  # a short answer around a phone number or address is a factoid, asked separately
+        kept.append(words)
+        items.append(_item(ctx, "long_form", section, question, answer, score=score))
+    return items
+
+
+_QUESTION_WORDS = frozenset(
+    re.findall(r"\w+", "what which who whom how when where why do does did i my me can should the a an to of is are")
+)
+
+
+def _content_words(question: str) -> set[str]:
+    return {w for w in re.findall(r"\w+", question.lower()) if w not in _QUESTION_WORDS}
+
+
+def _similar(a: set[str], b: set[str]) -> bool:
+    """Near-duplicate questions: most content words shared ("How do I store medicines at home?")."""
+    return bool(a and b) and len(a & b) / min(len(a), len(b)) >= 0.75
+
+
+def _sentence_answer(body: list[Unit], unit: Unit) -> str:
+    """The sentence, with what it introduces (a list after a colon, or one more short sentence)."""
+    chosen = [unit]
+    following = body[unit.index + 1 :]
+    if unit.text.endswith(":"):
+        chosen += [u for u in following[:8] if u.bullet] or following[:1]
+    elif n_words(unit.text) < 12 and following and not following[0].bullet:
+        chosen.append(following[0])
+    return render_units(chosen)
+
+
+# --- factoid ---------------------------------------------------------------------------
+
+
+def _factoids(ctx: GenerationContext, section: Section) -> list[Item]:
+    entities = extract_entities(section.text, ctx.config.entity_kinds, ctx.config.phone_region)
+    title = ctx.title(section.doc_id)
+    items: list[Item] = []
+    seen_entities: set[str] = set()
+    seen_questions: dict[str, int] = {}
+    for entity in entities:
+        if entity.normalized in seen_entities:
+            continue
+        seen_entities.add(entity.normalized)
+        asked = entity_question(section.text, entity, entities, section.heading, title, ctx.language)
+        if asked is None:
+            continue
+        question = _disambiguate(asked.question, entity, ctx.config.phone_region, seen_questions)
+        if question is None:
+            continue
+        items.append(
+            _item(
+                ctx,
+                "factoid",
+                section,
+                question,
+                asked.answer,
+                entity=entity.text,
+                entity_kind=entity.kind,
+                score=asked.score,
+            )
+        )
+    return items
+
+
+def _disambiguate(question: str, entity: Entity, region: str, seen: dict[str, int]) -> str | None:
+    """Make a repeated question unique (a phone's city or country), or drop it."""
+    seen[question] = seen.get(question, 0) + 1
+    if seen[question] == 1:
+        return question
+    if entity.kind == "phone":
+        place = _phone_place(entity, region)
+        if place:
+            variant = f"{question[:-1]} in {place}?"
+            if variant not in seen:
+                seen[variant] = 1
+                return variant
+    return None
+
+
+def _phone_place(entity: Entity, region: str) -> str:
+    import phonenumbers
+    from phonenumbers import geocoder
+
+    try:
+        number = phonenumbers.parse(entity.normalized, region)
+    except phonenumbers.NumberParseException:
+        return ""
+    return geocoder.description_for_number(number, "en") or geocoder.country_name_for_number(number, "en")
+
+
+# --- multiple choice (cloze) -------------------------------------------------------------
+
+
+class _TermPools:
+    """Salient terms of the corpus by section, computed lazily, for distractors."""
+
+    CORPUS_POOL = 400
+
+    def __init__(self, ctx: GenerationContext) -> None:
+        self.ctx = ctx
+        self._terms: dict[str, list[Term]] = {}
+        self._corpus: dict[str, list[tuple[str, str]]] = {}
+        self.by_topic: dict[int, list[str]] = defaultdict(list)
+        for sid in sorted(ctx.sections):
+            self.by_topic[ctx.topic(sid)].append(sid)
+
+    def terms(self, section_id: str) -> list[Term]:
+        if section_id not in self._terms:
+            text = self.ctx.sections[section_id].text
+            config = self.ctx.config
+            entities = extract_entities(text, config.entity_kinds, config.phone_region)
+            self._terms[section_id] = find_terms(text) + [Term(e.kind, e.text, e.start, e.end) for e in entities]
+        return self._terms[section_id]
+
+    def pools(self, kind: str, topic: int, section_id: str) -> list[list[str]]:
+        """Same-topic terms of ``kind`` (other sections), then a bounded sample of the whole corpus."""
+        same = []
+        if topic >= 0:
+            sids = [sid for sid in self.by_topic[topic] if sid != section_id]
+            same = [t.text for sid in sids for t in self.terms(sid) if t.kind == kind]
+        return [same, [text for sid, text in self._corpus_pool(kind) if sid != section_id]]
+
+    def _corpus_pool(self, kind: str) -> list[tuple[str, str]]:
+        if kind not in self._corpus:
+            order = sorted(self.ctx.sections)
+            random.Random(f"{self.ctx.seed}:pool:{kind}").shuffle(order)
+            found: list[tuple[str, str]] = []
+            for sid in order:
+                found += [(sid, t.text) for t in self.terms(sid) if t.kind == kind]
+                if len(found) >= self.CORPUS_POOL:
+                    break
+            self._corpus[kind] = found
+        return self._corpus[kind]
+
+
+def _mcqs(ctx: GenerationContext, section: Section, pools: _TermPools) -> list[Item]:
+    title = ctx.title(section.doc_id)
+    section_terms = pools.terms(section.id)
+    in_section = {t.text for t in section_terms}
+    items: list[Item] = []
+    for unit, term in _cloze_targets(section, section_terms):
+        rng = random.Random(f"{ctx.seed}:mcq:{section.id}:{unit.index}:{term.text}")
+        distractors, origin = pick_distractors(
+            term, pools.pools(term.kind, ctx.topic(section.id), section.id), in_section, rng, context=section.text
+        )
+        if len(distractors) < 3:
+            continue
+        question = _cloze_question(unit.text, term, section.heading, title, ctx.language)
+        if question is None:
+            continue
+        options = [term.text, *distractors]
+        rng.shuffle(options)
+        score = {"same0": 3.5, "same1": 3.0, "perturbed": 3.0}.get(origin, 2.0)
+        items.append(
+            _item(
+                ctx,
+                "mcq",
+                section,
+                question,
+                term.text,
+                options=tuple(options),
+                answer_index=options.index(term.text),
+                bloom="B1",
+                scenario="S1",
+                rationale=f'{_context_label(section.heading, title)}: "{unit.text}"',
+                score=score,
+            )
+        )
+        if len(items) == MAX_MCQ_CANDIDATES:
+            break
+    return items
+
+
+_KIND_ORDER = ["money", "duration", "time", "quantity", "percent", "phone", "email", "url"]
+
+
+def _cloze_targets(section: Section, section_terms: list[Term]) -> list[tuple[Unit, Term]]:
+    """One salient term per sentence or bullet, best kinds first, sentences in reading order."""
+    targets: list[tuple[int, int, Unit, Term]] = []
+    for unit in units(section.text):
+        if not 5 <= n_words(unit.text) <= 60:
+            continue
+        terms = find_terms(unit.text)
+        terms += [t for t in section_terms if t.kind in _ENTITY_WORDS and t.text in unit.text]
+        keys = [term_key(t.text) for t in terms]
+        # the blank must be unambiguous and sit in a sentence, not in a flattened table row
+        terms = [t for t in terms if keys.count(term_key(t.text)) == 1 and _clozable(unit.text, t.text)]
+        if terms:
+            best = min(terms, key=lambda t: (_KIND_ORDER.index(t.kind), unit.text.find(t.text)))
+            targets.append((_KIND_ORDER.index(best.kind), unit.index, unit, best))
+    targets.sort(key=lambda t: (t[0], t[1]))
+    return [(unit, term) for _, _, unit, term in targets]
+
+
+def _clozable(text: str, term: str) -> bool:
+    """A full sentence, or a "Label: value" line whose value is the term; not inside brackets."""
+    at = text.find(term)
+    if at < 0 or text[:at].count("(") > text[:at].count(")"):
+        return False
+    if re.search(r"[.!?;]$", text.strip()):
+        return True
+    label, colon, value = text.partition(":")
+    return bool(colon) and at > len(label) and len(label.split()) <= 5 and value.strip().startswith(term)
+
+
+def _context_label(heading: str, title: str) -> str:
+    heading = last_heading(heading).rstrip(":")
+    if title and heading and heading.lower() != title.lower():
+        return f"{title} ({heading})"
+    return title or heading
+
+
+_CLOZE_NL = {
+    "money": "bedrag",
+    "percent": "percentage",
+    "time": "tijd",
+    "duration": "periode",
+    "quantity": "waarde",
+    "phone": "telefoonnummer",
+    "email": "e-mailadres",
+    "url": "webadres",
+}
+
+
+def _cloze_question(sentence: str, term: Term, heading: str, title: str, language: str = "en") -> str | None:
+    if language not in ("en", "nl"):
+        return None
+    clause = sentence
+    if len(clause) > 220:
+        parts = re.split(r"(?<=[,;])\s+", sentence)
+        clause = next((p for p in parts if term.text in p), sentence)
+        if n_words(clause) < 5:
+            return None
+    blanked = clause.replace(term.text, "____", 1).rstrip()
+    if language == "nl":
+        return f'{_context_label(heading, title)}: "{blanked}" Welke {_CLOZE_NL[term.kind]} hoort op de open plek?'
+    word = KIND_WORDS.get(term.kind) or _ENTITY_WORDS[term.kind]
+    return f'{_context_label(heading, title)}: "{blanked}" Which {word} fills the blank?'

@@ -1,0 +1,235 @@
+"""Questions about one entity (phone number, e-mail address, URL) found in a section.
+
+The question names what the entity belongs to, read from its surroundings: the label of a
+contact line ("Appointments desk: +31 20 794 3120"), the object of a verb ("call the
+Delivery Suite on ..."), a place ("Belgium: +32 2 588 4410", "... (Amsterdam)"), else
+the section heading or the document's subject. The answer is the sentence or line
+holding the entity, so it always contains it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from qagen.generate.entities import Entity
+from qagen.generate.phrasing import _CONTACT_HEADINGS, lower_first, subject_of, the, to_first_person
+from qagen.generate.text import clean_line, fields, join_wrapped, last_heading, split_sentences
+
+_GENERIC_LABELS = re.compile(
+    r"^(?:phone|tel|telephone|telephone number|phone number|call|fax|mobile|e-?mail|mail|e-?mail address|"
+    r"website|web site|web|internet|url|online|more information|information|contact|chat|address)$",
+    re.IGNORECASE,
+)
+_ROLE_WORDS = re.compile(
+    r"\b(?:desk|line|team|office|service|services|department|clinic|ward|helpdesk|officer|suite|reception|nurse|"
+    r"centre|center|unit|pharmacy|support|switchboard|secretariat|hotline|helpline|counsellor|finance|hr|it|"
+    r"facilities|people|security|sales|billing|agency|portal|intranet|shop|store|app)\b",
+    re.IGNORECASE,
+)
+_THE_PLACES = {
+    "netherlands",
+    "united kingdom",
+    "united states",
+    "united states and canada",
+    "czech republic",
+    "philippines",
+    "uk",
+    "us",
+    "usa",
+}
+_NP = r"((?:the|your|our) [\w'’ -]{2,45}?|[A-Z][\w'’-]*(?: [A-Z][\w'’-]*){0,4})"
+_OBJECT_PATTERNS = [
+    # "call the Delivery Suite directly on", "contact the Boston HR team at"
+    re.compile(
+        rf"\b(?:call|calling|contact|contacting|reach|reaching|phone|ring|text|e-?mail|write to|mail)\s+{_NP}"
+        r"(?:\s+directly)?\s+(?:on|at|via|by phone on|by e-mail at)\s*$"
+    ),
+    # "can be sent to the People team:", "send the police report to security@"
+    re.compile(rf"\b(?:sent|send|write|go) to {_NP}(?:\s+(?:at|on|via))?\s*:?\s*$"),
+    # "the confidential counsellor can be reached on", "the Emergency Department on"
+    re.compile(rf"{_NP}\s+(?:can be reached|is available|is open|is staffed)[^.;]*?\s+(?:on|at|via)\s*$"),
+    re.compile(r"\b(the [\w'’ -]{2,45}?)(?:\s+directly)?\s+(?:on|at|via)\s*$"),
+    re.compile(r"\b(the [\w'’ -]{2,45}?)\s*\($"),  # "in the patient portal (https://...)"
+]
+_CUT_AT = re.compile(r"\s+(?:within|during|after|before|for|from|outside|in case|if|when|by)\b.*$", re.IGNORECASE)
+_LABEL_END = re.compile(r"\b(?:to|at|on|and|or|of|for|in|by|via|with|the|a|an)$", re.IGNORECASE)
+_LABEL_VERBS = re.compile(r"\b(?:send|sent|call|report|contact|write|go|visit|use)\b", re.IGNORECASE)
+
+
+def _clean_label(label: str) -> str | None:
+    """A label cut before trailing qualifiers ("the IT helpdesk within one hour"); None if it is not a name."""
+    label = _CUT_AT.sub("", label.strip()).strip(" ,;:-")
+    if not label or len(label.split()) > 6 or _LABEL_END.search(label) or _LABEL_VERBS.search(label):
+        return None
+    if _BAD_LABEL_WORDS.search(label) or _GENERIC_LABELS.match(label):
+        return None
+    return label
+
+
+_ANYWHERE = re.compile(r"\b(?:reach|contact|call|e-?mail|write to)\s+(the [\w'’ -]{2,40}?)\s+(?:by|on|at|via)\b")
+_ACTION = re.compile(
+    r"(?:^|[,;.]\s*|\band\s+)(?:please\s+)?(?:you can\s+(?:also\s+)?)?((?:register|order|book|plan|find|read|check|"
+    r"download|apply for|submit|report|request|create|change|manage|renew|buy|view|watch|track|log in to|"
+    r"sign up for|update)\b[^,;:]{0,60}?)(?:\s+online)?\s+(?:at|on|via|through|from|in)\s*$",
+    re.IGNORECASE,
+)
+_NOT_PLACE = re.compile(
+    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|daily|weekdays?|toll|free|hours?|open|"
+    r"january|february|march|april|may|june|july|august|september|october|november|december)\b",
+    re.IGNORECASE,
+)
+_BAD_LABEL_WORDS = re.compile(r"\b(?:by|through|via|or|with|can|is|are|be|will|should|must|if|when)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class EntityQuestion:
+    question: str
+    answer: str
+    score: float
+
+
+def _context(text: str, entity: Entity) -> tuple[str, str]:
+    """The logical line holding the entity and the sentence (within it) that does."""
+    for line in join_wrapped(text):
+        if entity.text in line:
+            line = next((f for f in fields(clean_line(line)) if entity.text in f), clean_line(line))
+            for sentence in split_sentences(line):
+                if entity.text in sentence:
+                    return line, sentence
+            return line, line
+    return entity.text, entity.text
+
+
+def _line_label(line_prefix: str, others: list[Entity]) -> str | None:
+    """The label before an entity on a contact line or table row ("Appointments desk:")."""
+    if "|" in line_prefix:  # a table row: the first cell names the row ("People team | +31 ...")
+        line_prefix = line_prefix.split("|")[0]
+    rest = line_prefix
+    for other in others:
+        rest = rest.replace(other.text, " ")
+    rest = re.sub(r"\s*\([^)]*\)", "", rest)
+    rest = re.sub(r"[\s,;]+$", "", re.sub(r"\s+", " ", rest)).strip()
+    colon = re.match(r"^(.{2,50}?)\s*[:–-]$", rest)
+    label = colon.group(1) if colon else rest
+    plain = re.fullmatch(r"[\w'’ &-]{2,40}", label) is not None
+    if not label or not plain or len(label.split()) > 5 or _BAD_LABEL_WORDS.search(label):
+        return None
+    if not colon and re.search(r"\b(?:on|at|to|via|by|in|for|from|call|contact)$", label, re.IGNORECASE):
+        return None
+    if _NOT_PLACE.search(label) and not _ROLE_WORDS.search(label):
+        return None
+    return label
+
+
+def _label(prefix: str, line_prefix: str, after: str, others: list[Entity]) -> tuple[str, str] | None:
+    """(mode, label): "role" for a desk or person, "place" for a country or city; None if unknown."""
+    label = _line_label(line_prefix, others)
+    if label is None:
+        for pattern in _OBJECT_PATTERNS:
+            m = pattern.search(prefix)
+            cleaned = _clean_label(m.group(1)) if m else None
+            if cleaned:
+                return "role", cleaned
+        place = re.match(r"^\s*\(([A-Z][\w ]{1,30}?)[,)]", after)
+        if place and not _NOT_PLACE.search(place.group(1)):
+            return "place", place.group(1)
+        found = [c for c in map(_clean_label, _ANYWHERE.findall(prefix)) if c]
+        return ("role", found[-1]) if found else None
+    if _GENERIC_LABELS.match(label):
+        return None
+    words = label.split()
+    if not _ROLE_WORDS.search(label) and all(w[:1].isupper() or w in ("and", "of") for w in words):
+        return "place", label
+    return "role", label
+
+
+def _topic(heading: str, title: str) -> str:
+    heading = last_heading(heading).rstrip(".:")
+    question_like = re.match(
+        r"^(?:how|what|when|where|who|why|which|is|are|can|do|does|should|before|after|during|if)\b",
+        heading,
+        re.IGNORECASE,
+    )
+    if not heading or heading.endswith("?") or question_like or _CONTACT_HEADINGS.match(heading):
+        return subject_of(title) or "this service"
+    heading = re.sub(r"^(?:contact|questions about)\s+", "", heading, flags=re.IGNORECASE)
+    return the(to_first_person(lower_first(heading)))
+
+
+def _role_phrase(label: str) -> str:
+    words = label.split()
+    titled = len(words) > 1 and all(w[:1].isupper() or w in ("and", "of") for w in words)
+    phrase = label if titled else lower_first(label)
+    return the(to_first_person(phrase))
+
+
+def _place_phrase(label: str) -> str:
+    return f"the {label}" if label.lower() in _THE_PLACES else label
+
+
+_TEMPLATES = {
+    ("phone", "role"): "What is the phone number of {label}?",
+    ("phone", "place"): "Which phone number can I call in {label} for {topic}?",
+    ("phone", None): "Which phone number can I call about {topic}?",
+    ("email", "role"): "What is the e-mail address of {label}?",
+    ("email", "place"): "Which e-mail address can I use in {label} for {topic}?",
+    ("email", None): "Which e-mail address can I write to about {topic}?",
+    ("url", "action"): "On which website can I {label}?",
+    ("url", "role"): "Where can I find {label} online?",
+    ("url", "place"): "Which website is for {topic} in {label}?",
+    ("url", None): "Which website has information about {topic}?",
+}
+
+
+_TEMPLATES_NL = {
+    "phone": "Welk telefoonnummer kan ik bellen voor {topic}?",
+    "email": "Naar welk e-mailadres kan ik mailen over {topic}?",
+    "url": "Op welke website vind ik informatie over {topic}?",
+}
+
+
+def entity_question(
+    text: str, entity: Entity, others: list[Entity], heading: str, title: str, language: str = "en"
+) -> EntityQuestion | None:
+    """A question whose answer is ``entity``, and the answer (the line or sentence holding it).
+
+    English questions name what the entity belongs to; Dutch ones name the section's subject;
+    other languages get None (no template).
+    """
+    if language not in ("en", "nl"):
+        return None
+    line, sentence = _context(text, entity)
+    if language == "nl":
+        head = last_heading(heading).rstrip(".:?")
+        topic = lower_first(head) if head and not _CONTACT_HEADINGS.match(head) else (title or head)
+        topic = re.sub(r"\buw\b", "mijn", topic)
+        answer = sentence if len(sentence.split()) >= 4 else line
+        return EntityQuestion(_TEMPLATES_NL[entity.kind].format(topic=topic), answer, 3.0)
+    at = line.find(entity.text)
+    line_prefix = line[:at] if at >= 0 else ""
+    after = line[at + len(entity.text) :] if at >= 0 else ""
+    prefix = sentence[: sentence.find(entity.text)] if entity.text in sentence else ""
+    same_line = [o for o in others if o is not entity and o.text in line_prefix]
+    mode: str | None = None
+    label = ""
+    if entity.kind == "url":
+        m = _ACTION.search(prefix)
+        action = re.sub(r"\s+(?:or|and)$", "", m.group(1).strip()) if m else ""
+        if len(action.split()) >= 2:
+            mode, label = "action", to_first_person(lower_first(action))
+    found = _label(prefix, line_prefix.strip(), after, same_line) if mode is None else None
+    if found:
+        mode, label = found
+        label = _role_phrase(label) if mode == "role" else _place_phrase(label)
+    question = _TEMPLATES[(entity.kind, mode)].format(label=label, topic=_topic(heading, title))
+    question = question.replace(" online online?", " online?")
+    if "online" in label:
+        question = question.replace(f"{label} online?", f"{label}?")
+    answer = sentence if len(sentence.split()) >= 4 or sentence == line else line
+    if " | " in answer and len(answer.split()) > 30:  # a flattened table: the entity's cell and the one before
+        cells = answer.split(" | ")
+        at = next(i for i, c in enumerate(cells) if entity.text in c)
+        answer = " | ".join(cells[max(0, at - 1) : at + 1])
+    score = {"action": 4.0, "role": 4.0, "place": 3.5, None: 2.5}[mode]
+    return EntityQuestion(question[:1].upper() + question[1:], answer, score)

@@ -1,0 +1,104 @@
+"""Bloom level x scenario allocation for multiple-choice requests.
+
+Levels are assigned per request from a target mix so that the dataset is balanced by
+construction (asking a model to balance gave 17/43/30/10 over B1-B4 in the Leadinfo thesis).
+Counts per (level, scenario) cell come from the product of the two mixes by the largest
+remainder method, so every cell is within one of its exact quota; which cells get the
+remainder is chosen to keep the level and scenario totals within one of theirs too.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+BLOOM_LEVELS = ("B1", "B2", "B3", "B4")
+SCENARIOS = ("S1", "S2", "S3")
+BLOOM_NAMES = {"B1": "remember", "B2": "understand", "B3": "apply", "B4": "analyze"}
+BLOOM_DESCRIPTIONS = {
+    "B1": "recall one fact exactly as stated (a number, time, name, place or rule).",
+    "B2": "show understanding: explain what a statement means or why something is done, in other words than "
+    "the passages use.",
+    "B3": 'apply the information to a concrete, realistic situation ("A patient who ... wants to ...: what '
+    'should she do?"); the situation itself is not described in the passages.',
+    "B4": "analyze: compare, distinguish or relate several pieces of information (differences, conditions, "
+    "exceptions, which case applies).",
+}
+SCENARIO_DESCRIPTIONS = {
+    "S1": "the question needs one single fact from one passage.",
+    "S2": "the question needs at least two different facts, all from the same document; combine them.",
+    "S3": "the question needs facts from at least two different documents (the passages are labelled with "
+    "their document); the correct answer must combine information from both, so that neither document "
+    "alone answers it.",
+}
+
+
+def check_mix(mix: dict[str, float], allowed: Sequence[str], name: str) -> dict[str, float]:
+    """Validate a mix: known keys, weights >= 0, a positive total. Returns it with every key present."""
+    unknown = sorted(set(mix) - set(allowed))
+    if unknown:
+        raise ValueError(f"generate.{name} keys must be among {list(allowed)}; got {unknown}")
+    bad = {k: v for k, v in mix.items() if not (isinstance(v, (int, float)) and math.isfinite(v) and v >= 0)}
+    if bad:
+        raise ValueError(f"generate.{name} weights must be finite numbers >= 0; got {bad}")
+    if sum(mix.values()) <= 0:
+        raise ValueError(f"generate.{name} needs at least one positive weight; got {mix}")
+    return {k: float(mix.get(k, 0.0)) for k in allowed}
+
+
+def allocate(
+    n: int, bloom_mix: dict[str, float], scenario_mix: dict[str, float], seed: int
+) -> dict[tuple[str, str], int]:
+    """Counts per (bloom, scenario) cell summing to ``n``; each within one of ``n * share``."""
+    if n < 0:
+        raise ValueError(f"number of requests must be >= 0; got {n}")
+    b = check_mix(bloom_mix, BLOOM_LEVELS, "bloom_mix")
+    s = check_mix(scenario_mix, SCENARIOS, "scenario_mix")
+    bt, st = sum(b.values()), sum(s.values())
+    quota = {(x, y): n * b[x] / bt * s[y] / st for x in BLOOM_LEVELS for y in SCENARIOS}
+    counts = {c: math.floor(q + 1e-9) for c, q in quota.items()}
+    rng = random.Random(f"{seed}:mix")
+    tiebreak = {c: rng.random() for c in quota}
+    for _ in range(n - sum(counts.values())):
+        open_cells = [c for c in quota if counts[c] == math.floor(quota[c] + 1e-9) and quota[c] - counts[c] > 1e-9]
+
+        def deficit(c: tuple[str, str]) -> tuple[float, float, float]:
+            row = sum(quota[(c[0], y)] - counts[(c[0], y)] for y in SCENARIOS)
+            col = sum(quota[(x, c[1])] - counts[(x, c[1])] for x in BLOOM_LEVELS)
+            return (row + col, quota[c] - counts[c], tiebreak[c])
+
+        counts[max(open_cells, key=deficit)] += 1
+    return counts
+
+
+def assign(
+    n: int, bloom_mix: dict[str, float], scenario_mix: dict[str, float], seed: int, s3_ok: Sequence[bool]
+) -> list[tuple[str, str]]:
+    """A (bloom, scenario) cell for each of ``n`` requests, in a seeded random order.
+
+    ``s3_ok[i]`` says whether request ``i`` can be an S3 request (its section has partners
+    in other documents); S3 cells go to those requests first.
+    """
+    if len(s3_ok) != n:
+        raise ValueError(f"s3_ok must have one entry per request ({n}); got {len(s3_ok)}")
+    counts = allocate(n, bloom_mix, scenario_mix, seed)
+    cells = [c for c in sorted(counts) for _ in range(counts[c])]
+    rng = random.Random(f"{seed}:assign")
+    rng.shuffle(cells)
+    s3_cells = [c for c in cells if c[1] == "S3"]
+    other_cells = [c for c in cells if c[1] != "S3"]
+    eligible = [i for i in range(n) if s3_ok[i]]
+    rng.shuffle(eligible)
+    chosen = set(eligible[: len(s3_cells)])
+    rest = [i for i in range(n) if i not in chosen]
+    if len(s3_cells) > len(chosen):  # not enough partners: these S3 requests will fall back
+        extra = rng.sample(rest, len(s3_cells) - len(chosen))
+        chosen |= set(extra)
+        rest = [i for i in rest if i not in chosen]
+    out: list[tuple[str, str]] = [("", "")] * n
+    for i, cell in zip(sorted(chosen, key=lambda i: (not s3_ok[i], i)), s3_cells, strict=True):
+        out[i] = cell
+    for i, cell in zip(rest, other_cells, strict=True):
+        out[i] = cell
+    return out

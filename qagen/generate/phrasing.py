@@ -1,0 +1,382 @@
+"""Turning headings and sentences into the questions a reader would ask (English, Dutch).
+
+Rules, not a model: a heading such as "Preparing for an exercise test" becomes "How do I
+prepare for an exercise test?", "What to bring to your appointment" becomes "What should
+I bring to my appointment?", and a sentence "If you cannot come, please call ..." gives
+"What should I do if I cannot come?". Each function returns None when no rule fits.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def _wordset(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# Gerunds whose base form is not the gerund minus "ing" (and British doubled "l").
+_GERUNDS = {
+    "getting": "get",
+    "setting": "set",
+    "putting": "put",
+    "running": "run",
+    "stopping": "stop",
+    "planning": "plan",
+    "shopping": "shop",
+    "dropping": "drop",
+    "cutting": "cut",
+    "sitting": "sit",
+    "fitting": "fit",
+    "swimming": "swim",
+    "submitting": "submit",
+    "forgetting": "forget",
+    "adding": "add",
+    "travelling": "travel",
+    "cancelling": "cancel",
+    "labelling": "label",
+    "controlling": "control",
+    "modelling": "model",
+    "levelling": "level",
+    "dialling": "dial",
+    "counselling": "counsel",
+    "lying": "lie",
+    "dying": "die",
+    "being": "be",
+    "having": "have",
+    "seeing": "see",
+    "using": "use",
+    "focusing": "focus",
+    "pouring": "pour",
+    "treating": "treat",
+    "eating": "eat",
+    "heating": "heat",
+}
+# Verbs ending in a silent e that the spelling rules below miss (making -> make).
+_E_VERBS = _wordset(
+    "make take prepare change store save choose manage use leave arrive give write move drive receive "
+    "share close secure configure replace reduce remove create complete continue type come become care "
+    "compare decide describe escape exercise measure practise promote provide purchase refuse require "
+    "reserve restore retire serve combine declare dispose exchange examine include involve issue note "
+    "place produce pursue release rinse rule shape size tune vote wipe breathe bathe live believe achieve "
+    "argue assume cause cease charge invite judge license lose notice pause phone pose pressure queue "
+    "revoke scale trade wake excuse feature subscribe upgrade welcome ensure cure descale"
+)
+# A gerund followed by one of these is an adjective: "Opening hours", "Parking garage".
+_GERUND_ADJ_NOUNS = _wordset(
+    "hours times signs garage garages room rooms area areas list card cards light lights instructions "
+    "conditions requirements address process procedure period pattern schedule options method methods "
+    "guide tips costs fees rates days day permit permits space spaces allowance"
+)
+_LIST_NOUNS = _wordset(
+    "checks codes specifications holidays rates instructions effects contacts signs hours times options "
+    "requirements rules steps tariffs prices costs fees levels parts contents limits conditions dates "
+    "types lights"
+)
+_MASS_NOUNS = _wordset(
+    "leave parking relief information advice equipment software hardware insurance care support help "
+    "feedback luggage furniture water milk coffee time work traffic transport access security privacy "
+    "maintenance training guidance treatment medication physiotherapy absence pay tax research data "
+    "energy health safety behaviour conduct evidence money cash wifi wi-fi internet power consent approval "
+    "availability lunch advice flexibility ergonomics accommodation"
+)
+_ING_NOUNS = _wordset(
+    "parking waiting meeting training building booking opening warning living dining changing sitting visiting "
+    "cleaning washing heating cooling shopping recycling charging operating shipping billing packing nursing "
+    "boarding landing ceiling clothing evening morning housing funding marketing engineering"
+)
+_DETERMINERS = {"a", "an", "the", "my", "your", "our", "their", "his", "her", "its", "this", "these", "those", "some"}
+_DOC_WORDS = re.compile(
+    r"\s+(?:user manual|setup guide|quick start guide|guide|leaflet|manual|handbook|brochure|policy document|"
+    r"frequently asked questions|faq)$",
+    re.IGNORECASE,
+)
+_CONTACT_HEADINGS = re.compile(
+    r"^(?:contact(?: details| us| information)?|contacts|questions|more information|further information|"
+    r"customer service|help|support|need help)$",
+    re.IGNORECASE,
+)
+_SKIP_HEADINGS = re.compile(
+    r"^(?:introduction|about (?:this|these) .+|welcome(?: aboard)?|purpose(?: and principles)?|"
+    r"scope(?: of this policy)?|summary|overview|contents|table of contents|appendix|notes?)$",
+    re.IGNORECASE,
+)
+_AUX = r"(?:can|cannot|can't|does|do|did|is|are|was|were|will|would|should|must|may|might|has|have)"
+
+_PRONOUNS = [
+    (r"\byou are\b", "I am"),
+    (r"\byou were\b", "I was"),
+    (r"\byou're\b", "I'm"),
+    (r"\byou've\b", "I've"),
+    (r"\byourself\b", "myself"),
+    (r"\byours\b", "mine"),
+    (r"\byour\b", "my"),
+    (r"\bare you\b", "am I"),
+    (r"\bwere you\b", "was I"),
+]
+_SUBJECT_YOU = re.compile(
+    r"(^|\b(?:if|when|and|or|that|because|before|after|until|unless|where|whether|so|while|once|as|"
+    r"what|how|which|who|can|do|should|will|may|must|could|would)\s+)you\b"
+    r"|\byou(?=\s+(?:may|might|can|cannot|can't|could|will|would|should|must|need|want|have|had|use|get|"
+    r"feel|make|do|don't|did|see|know|think|like|go|come|are|were|receive|pay|bring|take|buy|lose|forget)\b)",
+    re.IGNORECASE,
+)
+
+
+def to_first_person(text: str) -> str:
+    """Second person to first person: "your appointment" -> "my appointment"."""
+    for pattern, repl in _PRONOUNS:
+        text = re.sub(pattern, lambda m, r=repl: _match_case(m.group(0), r), text, flags=re.IGNORECASE)
+    text = _SUBJECT_YOU.sub(lambda m: f"{m.group(1) or ''}I", text)
+    return re.sub(r"\byou\b", "me", text)
+
+
+def _match_case(found: str, repl: str) -> str:
+    return repl[0].upper() + repl[1:] if found[0].isupper() else repl
+
+
+def _namelike(word: str) -> bool:
+    """ECG, AromaVita, AX1800: words that keep their case."""
+    return len(word) > 1 and (word.isupper() or any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word))
+
+
+def lower_first(text: str) -> str:
+    """Lower-case the first word unless it looks like a name or acronym (ECG, AromaVita)."""
+    first = text.split(" ", 1)[0]
+    return text if _namelike(first) else text[:1].lower() + text[1:]
+
+
+def lower_title(text: str) -> str:
+    """Title case to sentence case, keeping names and acronyms ("IT Helpdesk" -> "IT helpdesk")."""
+    return " ".join(w if _namelike(w) else w.lower() for w in text.split())
+
+
+def base_verb(gerund: str) -> str | None:
+    """The base form of an English gerund ("preparing" -> "prepare"); None if not a gerund."""
+    word = gerund.lower()
+    if word in _GERUNDS:
+        return _GERUNDS[word]
+    if not word.endswith("ing") or len(word) < 6:
+        return None
+    stem = word[:-3]
+    if stem + "e" in _E_VERBS:
+        return stem + "e"
+    if len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in "lsfzaeiou":
+        return stem[:-1]  # resetting -> reset
+    needs_e = (
+        stem.endswith(("v", "dg", "iz", "rc", "nc"))
+        or (re.search(r"[^aeiou]l$", stem) is not None and not stem.endswith("ll"))  # recycl -> recycle
+        or re.search(r"[^aeiou]at$", stem) is not None  # updat -> update
+        or re.search(r"[^aeiou][aeiou]s$", stem) is not None  # advis -> advise
+    )
+    return stem + "e" if needs_e else stem
+
+
+def third_to_base(verb: str) -> str:
+    """ "covers" -> "cover", "applies" -> "apply", "reaches" -> "reach"."""
+    if verb.endswith("ies") and len(verb) > 4:
+        return verb[:-3] + "y"
+    if verb.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):
+        return verb[:-2]
+    return verb[:-1]
+
+
+def subject_of(title: str) -> str:
+    """The subject of a document from its title, with an article: "the Cardiology Outpatient Clinic"."""
+    head = re.split(r"[:|–—]|\s-\s", title, maxsplit=1)[0].strip()
+    head = re.sub(r"^(?:welcome to|about|your|our)\s+", "", head, flags=re.IGNORECASE).strip()
+    head = _DOC_WORDS.sub("", head).strip()
+    return the(head) if head else ""
+
+
+def _head_noun(phrase: str) -> str:
+    """The last word before a preposition, relative clause or conjunction: "tests I may have" -> "tests"."""
+    first = re.split(r"\s+(?:for|of|in|on|at|with|during|after|before|to|within|I|that|which|who)\b|,", phrase)[0]
+    first = first.split(" and ")[0]
+    return first.split()[-1].lower() if first.split() else ""
+
+
+def _plural(word: str) -> bool:
+    return (word.endswith("s") and not word.endswith(("ss", "us", "is"))) or word in ("children", "people")
+
+
+def the(phrase: str) -> str:
+    """Prefix "the" unless the phrase starts with a determiner or a gerund, or is headed by a mass or plural noun."""
+    words = phrase.split()
+    if not words:
+        return phrase
+    first = words[0].lower()
+    head = _head_noun(phrase)
+    gerund_first = first.endswith("ing") and first not in _ING_NOUNS
+    if first in _DETERMINERS or gerund_first or head.endswith("ing") or head in _MASS_NOUNS or _plural(head):
+        return phrase
+    return f"the {phrase}"
+
+
+def heading_question(heading: str, title: str, language: str = "en") -> tuple[str, int] | None:
+    """A question for a section heading, with a quality score (5 best); None if none fits."""
+    heading = re.sub(r"\s+", " ", heading).strip().rstrip(".:")
+    if not heading or len(heading) > 120 or _SKIP_HEADINGS.match(heading):
+        return None
+    if heading.endswith("?"):
+        return heading, 5
+    if language == "nl":
+        return _heading_question_nl(heading, title)
+    if language != "en":
+        return None
+    low = lower_first(heading)
+    if _CONTACT_HEADINGS.match(heading):
+        subject = subject_of(title)
+        return (f"Who can I contact about {subject}?", 4) if subject else None
+    fixed = _fixed_rules(low)
+    if fixed:
+        return fixed
+    asked = _wh_heading(low)
+    if asked:
+        return asked, 4
+    gerund = _gerund_question(low, title)
+    if gerund:
+        return gerund, 4
+    return _noun_question(low), 3
+
+
+def _fixed_rules(low: str) -> tuple[str, int] | None:
+    rules = [
+        (r"^how to (.+)$", "How do I {}?", 5),
+        (r"^what to (.+)$", "What should I {}?", 5),
+        (r"^when to (.+)$", "When should I {}?", 5),
+        (r"^where to (.+)$", "Where can I {}?", 5),
+        (r"^who to (.+)$", "Who should I {}?", 5),
+        (r"^(?:what'?s |what is )?in the box$", "What is in the box?", 5),
+        (r"^contact (.+)$", "How can I contact {}?", 4),
+        (r"^questions (?:about|on|regarding) (.+)$", "Who can I contact with questions about {}?", 4),
+        (r"^information (?:about|on) (.+)$", "What should I know about {}?", 3),
+        (r"^about (.+)$", "What should I know about {}?", 3),
+        (r"^before (.+)$", "What should I do before {}?", 4),
+        (r"^after (.+)$", "What happens after {}?", 4),
+        (r"^during (.+)$", "What happens during {}?", 4),
+        (r"^if (.+)$", "What should I do if {}?", 4),
+        (r"^no (.+)$", "What should I do if there is no {}?", 4),
+    ]
+    for pattern, template, score in rules:
+        m = re.match(pattern, low, flags=re.IGNORECASE)
+        if m:
+            return _capital(template.format(*(to_first_person(g) for g in m.groups()))), score
+    return None
+
+
+def _wh_heading(low: str) -> str | None:
+    """ "What the warranty covers" -> "What does the warranty cover?"."""
+    m = re.match(r"^(what|why|how|when|where|who|which)\s+(.+)$", low, flags=re.IGNORECASE)
+    if not m:
+        return None
+    wh, rest = m.group(1).capitalize(), m.group(2)
+    if re.match(rf"^{_AUX}\b", rest):
+        return _capital(to_first_person(f"{wh} {rest}")) + "?"
+    aux = re.match(rf"^(.+?)\s+({_AUX})\b(.*)$", rest)
+    if aux:
+        verb, tail = aux.group(2), aux.group(3)
+        if verb in ("cannot", "can't"):
+            verb, tail = "can", f" not{tail}"
+        return to_first_person(f"{wh} {verb} {aux.group(1)}{tail}").rstrip() + "?"
+    verb = re.match(r"^(.+?)\s+([a-z]+[^s\W]s)\b(.*)$", rest)
+    if verb:
+        return to_first_person(f"{wh} does {verb.group(1)} {third_to_base(verb.group(2))}{verb.group(3)}") + "?"
+    return None
+
+
+def _gerund_question(low: str, title: str) -> str | None:
+    m = re.match(r"^(\w+ing)(?: or (\w+ing))?(?=\s|$)(.*)$", low)
+    if not m:
+        return None
+    rest_words = m.group(3).split()
+    if rest_words and rest_words[0].lower() in _GERUND_ADJ_NOUNS:
+        return None  # "Opening hours" is a noun phrase
+    first = base_verb(m.group(1))
+    second = base_verb(m.group(2)) if m.group(2) else None
+    if first is None or (m.group(2) and second is None):
+        return None
+    verbs = f"{first} or {second}" if second else first
+    rest = to_first_person(m.group(3).strip())
+    if rest:
+        return _capital(f"How do I {verbs} {rest}?")
+    product = re.split(r"[:|–—]", title, maxsplit=1)
+    if len(product) == 2 and any(_namelike(w) for w in product[0].split()):
+        return _capital(f"How do I {verbs} the {product[0].strip()}?")  # "How do I descale the AromaVita ..."
+    return f"How does {m.group(1).lower()} work?"
+
+
+def _noun_question(low: str) -> str:
+    phrase = to_first_person(low)
+    words = phrase.split()
+    head = _head_noun(phrase)
+    if head in _LIST_NOUNS and " and " not in phrase and words[0].lower() not in _DETERMINERS:
+        return _capital(f"What are the {phrase}?")
+    return _capital(f"What should I know about {the(phrase)}?")
+
+
+def _heading_question_nl(heading: str, title: str) -> tuple[str, int] | None:
+    low = lower_first(heading)
+    if re.match(r"^(?:hoe|wat|wanneer|waar|wie|waarom|welke|kan|mag|moet) ", low):
+        return _capital(low) + "?", 4
+    if re.match(r"^(?:contact|contactgegevens|vragen)$", low):
+        head = re.split(r"[:|–—]", title, maxsplit=1)[0].strip()
+        return (f"Hoe kan ik contact opnemen met {lower_title(head)}?", 4) if head else None
+    low = re.sub(r"\buw\b", "mijn", low)
+    return _capital(f"Wat moet ik weten over {low}?"), 3
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# --- sentence patterns -------------------------------------------------------------------
+
+_IMPERATIVE = re.compile(
+    r"^(?:please |always |never |do not |don't |first |then |also )?(?:call|contact|ring|tell|let|ask|send|"
+    r"report|register|request|book|submit|order|apply|go|come|bring|take|use|check|switch|press|make|keep|"
+    r"inform|e-mail|email|write|fill|stop|seek|wait|return|do|visit|log|follow|see|read|talk|discuss|"
+    r"remove|place|put|restart|unplug|choose|select)\b|^you (?:should|must|need to|can|may|have to)\b",
+    re.IGNORECASE,
+)
+_ACTION_VERBS = (
+    "report|register|request|book|submit|order|apply for|store|change|connect|reset|update|cancel|claim|"
+    "collect|renew|upload|install|print|pay for|create|set up|add|download|reach|contact|return|"
+    "replace|clean|descale|extend"
+)
+_PREP = (
+    r"(?:online|by|through|via|at(?! least| most| any| the latest| the same)|in the|in your|using|from the|"
+    r"on the|on|to the|with the)"
+)
+_PRONOUN_END = re.compile(r"\b(?:it|them|this|that|one)$")
+
+
+def _short_object(phrase: str) -> bool:
+    return len(phrase.split()) <= 9 and "," not in phrase and not _PRONOUN_END.search(phrase)
+
+
+def sentence_questions(sentence: str) -> list[tuple[str, int]]:
+    """Questions a sentence answers, by surface pattern (English only), with scores."""
+    s = re.sub(r"\s+", " ", sentence).strip()
+    out: list[tuple[str, int]] = []
+    m = re.match(r"^(If|When) ((?:you|your)\b.{6,90}?), (.+)$", s)
+    if m:
+        cond = to_first_person(f"{m.group(1).lower()} {m.group(2)}")
+        lead = "What should I do" if _IMPERATIVE.match(m.group(3)) else "What happens"
+        out.append((f"{lead} {cond}?", 4))
+    m = re.match(rf"^You can (?:also |still )?((?:{_ACTION_VERBS})\b.{{2,80}}?) {_PREP}\b", s)
+    if m and _short_object(m.group(1)):
+        out.append((f"How can I {to_first_person(m.group(1))}?", 4))
+    m = re.match(rf"^(?:Please )?((?:{_ACTION_VERBS})\b.{{2,80}}?) {_PREP}\b", s, flags=re.IGNORECASE)
+    if m and _short_object(m.group(1)):
+        out.append((f"How do I {lower_first(to_first_person(m.group(1)))}?", 4))
+    m = re.match(r"^To ([a-z][^,]{3,80}), (.+)$", s)
+    if m and not re.search(r"\byou", m.group(1)):
+        out.append((f"How do I {m.group(1)}?", 4))
+    m = re.match(r"^(The [^,]{3,60}?|[A-Z][\w ]{2,40}?) (is|are) open (.+)$", s)
+    if m:
+        out.append((f"When {m.group(2)} {lower_first(m.group(1))} open?", 4))
+    m = re.match(r"^(The [^,]{3,60}?) (?:costs?|is free|are free)\b", s)
+    if m:
+        out.append((f"How much does {lower_first(m.group(1))} cost?", 3))
+    return out

@@ -1,0 +1,186 @@
+"""LLM reply models (the trust boundary) and their conversion to items.
+
+The engine validates every reply against these pydantic models (and asks for a repair
+when one does not fit); :func:`items_from_results` turns validated replies into
+:class:`~qagen.records.Item` records with full provenance, and failed requests into
+:class:`~qagen.records.Rejection` records with ``filter="generation"``. Nothing is coerced:
+a reply that does not validate never becomes an item.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+from qagen.generate.context import GenerationContext, item_id
+from qagen.records import GeneratorInfo, Item, Rejection
+
+if TYPE_CHECKING:
+    from qagen.generate.requests import PlannedRequest
+
+Question = Annotated[str, StringConstraints(strip_whitespace=True, min_length=5, max_length=500)]
+Answer = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+Option = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
+
+
+class _Reply(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class LongFormCandidate(_Reply):
+    """One long-form question with its answer and the model's quality score."""
+
+    question: Question
+    answer: Answer
+    score: int = Field(ge=1, le=5, description="5 = a question many users would ask, fully answered")
+
+
+class LongFormReply(_Reply):
+    """Several candidate question/answer pairs for one section."""
+
+    candidates: list[LongFormCandidate] = Field(min_length=1, max_length=10)
+
+
+class FactoidReply(_Reply):
+    """One question whose answer contains the requested entity."""
+
+    question: Question
+    answer: Answer
+
+
+class MCQReply(_Reply):
+    """A multiple-choice question: one correct answer, three distractors, a rationale."""
+
+    question: Question
+    correct_answer: Option
+    distractors: list[Option] = Field(min_length=3, max_length=3)
+    rationale: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=1000)]
+
+    @model_validator(mode="after")
+    def _distinct(self) -> MCQReply:
+        options = [self.correct_answer, *self.distractors]
+        if len({o.casefold() for o in options}) != 4:
+            raise ValueError("the correct answer and the three distractors must be four different options")
+        return self
+
+
+REPLY_MODELS: dict[str, type[BaseModel]] = {"long_form": LongFormReply, "factoid": FactoidReply, "mcq": MCQReply}
+
+
+@functools.cache
+def reply_schema(kind: str) -> dict[str, Any]:
+    """The JSON schema of a reply model (computed once; treat as read-only)."""
+    return REPLY_MODELS[kind].model_json_schema()
+
+
+def items_from_results(
+    planned: Sequence[PlannedRequest],
+    values: Sequence[BaseModel | None],
+    ctx: GenerationContext,
+    backend_id: str,
+    model: str,
+    errors: Sequence[str | None] | None = None,
+) -> tuple[list[Item], list[Rejection]]:
+    """Turn the engine's results into items, and failed requests into rejections.
+
+    Args:
+        planned: The planned requests, in the order they were run.
+        values: The validated reply of each request, or None when it failed.
+        ctx: The generation context the requests were planned from.
+        backend_id: The backend's id (``LLM.id``), recorded as ``generator.backend``.
+        model: The model name, recorded as ``generator.model``.
+        errors: The engine's one-line error per request (None where it succeeded).
+
+    Returns:
+        Items (several per long-form request) and one ``filter="generation"`` rejection
+        per failed request, both in request order.
+    """
+    if len(values) != len(planned) or (errors is not None and len(errors) != len(planned)):
+        raise ValueError(
+            f"values and errors must have one entry per planned request ({len(planned)}); "
+            f"got {len(values)} values and {len(errors) if errors is not None else 'no'} errors"
+        )
+    items: list[Item] = []
+    rejections: list[Rejection] = []
+    for i, (plan, value) in enumerate(zip(planned, values, strict=True)):
+        generator = GeneratorInfo(
+            backend=backend_id,
+            model=model,
+            prompt_hash=plan.meta.get("prompt_hash", ""),
+            persona=plan.meta.get("persona"),
+        )
+        if value is None:
+            reason = (errors[i] if errors is not None else None) or "the request failed without a reply"
+            rejections.append(_failed(plan, ctx, generator, reason))
+            continue
+        expected = REPLY_MODELS[plan.kind]
+        if not isinstance(value, expected):
+            got = type(value).__name__
+            raise TypeError(f"reply {i} of a {plan.kind} request must be a {expected.__name__}; got {got}")
+        items += _convert(plan, value, ctx, generator)
+    return items, rejections
+
+
+def _base(plan: PlannedRequest, ctx: GenerationContext, generator: GeneratorInfo, question: str) -> dict:
+    fold, split = ctx.folds[plan.section_ids[0]]
+    return {
+        "id": item_id(plan.kind, plan.section_ids, question),
+        "type": plan.kind,
+        "question": question,
+        "source": ctx.source(plan.section_ids),
+        "fold": fold,
+        "split": split,
+        "generator": generator,
+        "language": ctx.language,
+    }
+
+
+def _convert(plan: PlannedRequest, value: BaseModel, ctx: GenerationContext, generator: GeneratorInfo) -> list[Item]:
+    if isinstance(value, LongFormReply):
+        return [
+            Item(**_base(plan, ctx, generator, c.question), answer=c.answer, score=float(c.score))
+            for c in value.candidates
+        ]
+    if isinstance(value, FactoidReply):
+        return [
+            Item(
+                **_base(plan, ctx, generator, value.question),
+                answer=value.answer,
+                entity=plan.meta.get("entity"),
+                entity_kind=plan.meta.get("entity_kind"),
+            )
+        ]
+    assert isinstance(value, MCQReply)
+    options = [value.correct_answer, *value.distractors]
+    rng = random.Random(f"{ctx.seed}:options:{plan.meta.get('request_key', '')}:{value.question}")
+    rng.shuffle(options)
+    return [
+        Item(
+            **_base(plan, ctx, generator, value.question),
+            answer=value.correct_answer,
+            options=tuple(options),
+            answer_index=options.index(value.correct_answer),
+            bloom=plan.meta.get("bloom"),
+            scenario=plan.meta.get("scenario"),
+            rationale=value.rationale,
+        )
+    ]
+
+
+def _failed(plan: PlannedRequest, ctx: GenerationContext, generator: GeneratorInfo, reason: str) -> Rejection:
+    base = _base(plan, ctx, generator, "")
+    base["id"] = item_id(plan.kind, plan.section_ids, f"request:{plan.meta.get('request_key', '')}")
+    return Rejection(
+        **base,
+        answer="",
+        filter="generation",
+        reason=reason,
+        bloom=plan.meta.get("bloom"),
+        scenario=plan.meta.get("scenario"),
+        entity=plan.meta.get("entity"),
+        entity_kind=plan.meta.get("entity_kind"),
+    )

@@ -1,0 +1,284 @@
+"""Planning LLM requests: which requests to send for the sampled sections, and with what prompt.
+
+One long-form request per section (several candidates, a persona drawn per request), one
+factoid request per extracted entity, ``mcq_per_section`` MCQ requests per section with a
+Bloom level and scenario assigned from the target mix. S3 requests combine the section with
+related sections from other documents of the same topic, fold and split; when a section has
+none, the request falls back to S2 and records why. Planning is pure and deterministic.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from qagen.config import GenerateConfig, LLMConfig
+from qagen.generate.context import GenerationContext
+from qagen.generate.entities import extract_entities
+from qagen.generate.language import language_name
+from qagen.generate.mix import BLOOM_DESCRIPTIONS, BLOOM_NAMES, SCENARIO_DESCRIPTIONS, assign
+from qagen.generate.prompts import (
+    DEFAULT_FEW_SHOT,
+    Prompt,
+    format_examples,
+    load_few_shot,
+    load_prompt,
+)
+from qagen.generate.replies import REPLY_MODELS, reply_schema
+from qagen.generate.text import shorten
+from qagen.llm.base import LLMRequest, Message
+from qagen.records import Section
+
+RequestKind = Literal["long_form", "factoid", "mcq"]
+ENTITY_NAMES = {"phone": "phone number", "email": "e-mail address", "url": "web address"}
+NO_S3_PARTNER = "no section of the same topic, fold and split in another document"
+
+
+@dataclass(frozen=True)
+class PlannedRequest:
+    """One LLM request and what its reply will become.
+
+    Attributes:
+        request: The request to send.
+        response_model: The pydantic model the reply must validate against.
+        kind: The item type the reply becomes.
+        section_ids: The sections the prompt shows, the anchor (sampled) section first.
+        meta: Persona, prompt hash, Bloom level, scenario (and ``scenario_requested`` /
+            ``scenario_fallback`` when an S3 request fell back), entity, request key.
+    """
+
+    request: LLMRequest
+    response_model: type[BaseModel]
+    kind: RequestKind
+    section_ids: tuple[str, ...]
+    meta: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+
+def plan_requests(
+    ctx: GenerationContext, prompts_dir: str | Path, config: GenerateConfig, *, llm: LLMConfig | None = None
+) -> list[PlannedRequest]:
+    """Plan every request for the sampled sections of ``ctx``.
+
+    Args:
+        ctx: The generation context.
+        prompts_dir: Folder with ``long_form.md``, ``factoid.md``, ``mcq.md`` (and the default
+            few-shot file ``few_shot_long_form.json``).
+        config: The ``[generate]`` config section.
+        llm: The ``[llm]`` section, for temperature and max_tokens (defaults when None).
+
+    Returns:
+        Requests in sampled-section order: long-form, factoid, then MCQ requests last.
+    """
+    llm = llm or LLMConfig()
+    prompts = _load(prompts_dir, config)
+    lang = language_name(ctx.language)
+    planned: list[PlannedRequest] = []
+    for sid in ctx.sampled:
+        section = ctx.sections[sid]
+        if not section.text.strip():
+            continue
+        if "long_form" in config.types:
+            planned.append(_long_form(ctx, section, prompts, config, llm, lang))
+        if "factoid" in config.types:
+            planned += _factoids(ctx, section, prompts["factoid"], config, llm, lang)
+    if "mcq" in config.types and config.mcq_per_section > 0:
+        planned += _mcqs(ctx, prompts["mcq"], config, llm, lang)
+    return planned
+
+
+def _load(prompts_dir: str | Path, config: GenerateConfig) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if "long_form" in config.types:
+        path = Path(config.few_shot_file) if config.few_shot_file else Path(prompts_dir) / DEFAULT_FEW_SHOT
+        examples, raw = load_few_shot(path) if config.few_shot_file or path.is_file() else ([], b"")
+        out["long_form"] = load_prompt(prompts_dir, "long_form", extra=raw)
+        out["examples"] = format_examples(examples)
+    for name in ("factoid", "mcq"):
+        if name in config.types:
+            out[name] = load_prompt(prompts_dir, name)
+    return out
+
+
+def _request(
+    prompt: Prompt, values: dict[str, Any], kind: RequestKind, llm: LLMConfig, seed: int, index: int, tag: str
+) -> LLMRequest:
+    system, user = prompt.render(**values)
+    return LLMRequest(
+        messages=(Message("system", system), Message("user", user)),
+        schema=reply_schema(kind),
+        schema_name=f"{kind}_reply",
+        temperature=llm.temperature,
+        max_tokens=llm.max_tokens,
+        seed=seed,
+        sample_index=index,
+        tag=tag,
+    )
+
+
+def _section_values(ctx: GenerationContext, section: Section, config: GenerateConfig, lang: str) -> dict[str, Any]:
+    return {
+        "language_name": lang,
+        "document_title": ctx.title(section.doc_id) or section.doc_path,
+        "heading": section.heading or "(no heading)",
+        "section_text": shorten(section.text.strip(), config.max_section_chars),
+    }
+
+
+def _long_form(
+    ctx: GenerationContext, section: Section, prompts: dict[str, Any], config: GenerateConfig, llm: LLMConfig, lang: str
+) -> PlannedRequest:
+    personas = config.personas or ["reader of these documents"]
+    persona = random.Random(f"{ctx.seed}:persona:{section.id}").choice(personas)
+    values = _section_values(ctx, section, config, lang) | {
+        "persona": persona,
+        "n_questions": config.long_form_per_section,
+        "examples": prompts["examples"],
+    }
+    prompt: Prompt = prompts["long_form"]
+    key = f"long_form:{section.id}"
+    return PlannedRequest(
+        request=_request(prompt, values, "long_form", llm, ctx.seed, 0, key),
+        response_model=REPLY_MODELS["long_form"],
+        kind="long_form",
+        section_ids=(section.id,),
+        meta={"persona": persona, "prompt_hash": prompt.hash, "request_key": key},
+    )
+
+
+def _factoids(
+    ctx: GenerationContext, section: Section, prompt: Prompt, config: GenerateConfig, llm: LLMConfig, lang: str
+) -> list[PlannedRequest]:
+    entities = extract_entities(section.text, config.entity_kinds, config.phone_region)
+    unique = list({e.normalized: e for e in reversed(entities)}.values())[::-1]  # first occurrence of each
+    out: list[PlannedRequest] = []
+    for entity in unique[: config.factoid_per_section]:
+        values = _section_values(ctx, section, config, lang) | {
+            "entity": entity.text,
+            "entity_kind_name": ENTITY_NAMES[entity.kind],
+        }
+        key = f"factoid:{section.id}:{entity.kind}:{entity.normalized}"
+        meta = {
+            "prompt_hash": prompt.hash,
+            "request_key": key,
+            "entity": entity.text,
+            "entity_kind": entity.kind,
+            "entity_normalized": entity.normalized,
+        }
+        out.append(
+            PlannedRequest(
+                _request(prompt, values, "factoid", llm, ctx.seed, 0, key),
+                REPLY_MODELS["factoid"],
+                "factoid",
+                (section.id,),
+                meta,
+            )
+        )
+    return out
+
+
+def _mcqs(
+    ctx: GenerationContext, prompt: Prompt, config: GenerateConfig, llm: LLMConfig, lang: str
+) -> list[PlannedRequest]:
+    slots = [(sid, j) for sid in ctx.sampled if ctx.sections[sid].text.strip() for j in range(config.mcq_per_section)]
+    corpus = _Corpus(ctx)
+    partners = {sid: corpus.s3_partners(sid, config.s3_documents - 1) for sid, _ in slots}
+    cells = assign(len(slots), config.bloom_mix, config.scenario_mix, ctx.seed, [bool(partners[s]) for s, _ in slots])
+    out: list[PlannedRequest] = []
+    for (sid, j), (bloom, scenario) in zip(slots, cells, strict=True):
+        meta: dict[str, Any] = {"prompt_hash": prompt.hash, "bloom": bloom, "scenario": scenario}
+        if scenario == "S3" and not partners[sid]:
+            meta |= {"scenario": "S2", "scenario_requested": "S3", "scenario_fallback": NO_S3_PARTNER}
+        if meta["scenario"] == "S3":
+            section_ids: tuple[str, ...] = (sid, *partners[sid])
+        elif meta["scenario"] == "S2":
+            neighbour = corpus.neighbour(sid)
+            section_ids = (sid, neighbour) if neighbour else (sid,)
+        else:
+            section_ids = (sid,)
+        key = f"mcq:{sid}:{j}"
+        meta["request_key"] = key
+        values = {
+            "language_name": lang,
+            "bloom": bloom,
+            "bloom_name": BLOOM_NAMES[bloom],
+            "bloom_description": BLOOM_DESCRIPTIONS[bloom],
+            "scenario": meta["scenario"],
+            "scenario_description": SCENARIO_DESCRIPTIONS[meta["scenario"]],
+            "passages": _passages(ctx, section_ids, config),
+        }
+        out.append(
+            PlannedRequest(
+                _request(prompt, values, "mcq", llm, ctx.seed, j, key), REPLY_MODELS["mcq"], "mcq", section_ids, meta
+            )
+        )
+    return out
+
+
+class _Corpus:
+    """Sections grouped by document and by (topic, fold, split), for S2 neighbours and S3 partners."""
+
+    def __init__(self, ctx: GenerationContext) -> None:
+        self.ctx = ctx
+        self.by_doc: dict[str, dict[int, str]] = {}
+        self.by_group: dict[tuple[int, Any], list[str]] = {}
+        self._words: dict[str, set[str]] = {}
+        for sid in sorted(ctx.sections):
+            section = ctx.sections[sid]
+            if not section.text.strip() or sid not in ctx.folds:
+                continue
+            self.by_doc.setdefault(section.doc_id, {})[section.order] = sid
+            if ctx.topic(sid) >= 0:
+                self.by_group.setdefault((ctx.topic(sid), ctx.folds[sid]), []).append(sid)
+
+    def words(self, sid: str) -> set[str]:
+        if sid not in self._words:
+            s = self.ctx.sections[sid]
+            self._words[sid] = {w for w in re.findall(r"[^\W\d_]{4,}", f"{s.heading} {s.text}".lower())}
+        return self._words[sid]
+
+    def neighbour(self, sid: str) -> str | None:
+        """The next (else previous) section of the same document in the same fold and split."""
+        anchor = self.ctx.sections[sid]
+        doc = self.by_doc.get(anchor.doc_id, {})
+        for order in (anchor.order + 1, anchor.order - 1):
+            other = doc.get(order)
+            if other and self.ctx.folds.get(other) == self.ctx.folds[sid]:
+                return other
+        return None
+
+    def s3_partners(self, sid: str, n: int) -> list[str]:
+        """The most similar section from each of up to ``n`` other documents of the same topic, fold and split."""
+        topic = self.ctx.topic(sid)
+        if topic < 0:
+            return []
+        anchor = self.ctx.sections[sid]
+        words = self.words(sid)
+        best: dict[str, tuple[float, str]] = {}
+        for other in self.by_group.get((topic, self.ctx.folds[sid]), []):
+            doc = self.ctx.sections[other].doc_id
+            if doc == anchor.doc_id:
+                continue
+            other_words = self.words(other)
+            sim = len(words & other_words) / max(1, len(words | other_words))
+            if doc not in best or (sim, other) > best[doc]:
+                best[doc] = (sim, other)
+        ranked = sorted(best.values(), key=lambda t: (-t[0], t[1]))
+        return [other for _, other in ranked[:n]]
+
+
+def _passages(ctx: GenerationContext, section_ids: tuple[str, ...], config: GenerateConfig) -> str:
+    budget = max(500, config.max_section_chars // len(section_ids))
+    blocks = []
+    for i, sid in enumerate(section_ids, 1):
+        s = ctx.sections[sid]
+        title = ctx.title(s.doc_id) or s.doc_path
+        blocks.append(
+            f'Passage {i} (document: "{title}"; section: "{s.heading or "(no heading)"}")\n'
+            f'"""\n{shorten(s.text.strip(), budget)}\n"""'
+        )
+    return "\n\n".join(blocks)

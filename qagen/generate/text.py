@@ -1,0 +1,147 @@
+"""Small text helpers for the extractive generator: lines, sentences, bullets, word counts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_BULLET = re.compile(r"^\s*(?:[-•*▪◦‣–·]|\d{1,2}[.)])\s+")
+_ABBREVIATIONS = re.compile(
+    r"\b(?:e\.g|i\.e|etc|a\.m|p\.m|approx|no|nr|vs|dr|mr|mrs|ms|st|incl|excl|min|max|tel|fig|ca|resp)\.$",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9€$£])")
+_WORD = re.compile(r"\w+(?:[-'’.]\w+)*", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A sentence or a bullet item of a section body, with its position."""
+
+    text: str
+    bullet: bool
+    index: int
+
+
+def last_heading(heading: str) -> str:
+    """The own heading of a section whose heading is a breadcrumb ("Manual › Descaling" -> "Descaling")."""
+    return re.split(r"\s+[›»>]\s+", heading.strip())[-1].strip()
+
+
+_FIELD_LABEL = re.compile(
+    r"(?:^|(?<=[\w)])\s+(?:[-–•·]\s+)?)((?:[A-Z][\w'’-]*(?: [A-Za-z][\w'’-]*){0,3}|E-mail|Website):\s)"
+)
+
+
+def fields(line: str) -> list[str]:
+    """A line of several "Label: value" fields (a contact list joined into one line), split apart."""
+    starts = sorted({0, *(m.start(1) for m in _FIELD_LABEL.finditer(line))})
+    parts = [line[a:b] for a, b in zip(starts, [*starts[1:], len(line)], strict=True)]
+    return [p.strip().rstrip("-–•· ").strip() for p in parts if p.strip()]
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def n_words(text: str) -> int:
+    return len(words(text))
+
+
+def clean_line(line: str) -> str:
+    """A line without its bullet marker and surrounding whitespace."""
+    return _BULLET.sub("", line).strip()
+
+
+def is_bullet(line: str) -> bool:
+    return bool(_BULLET.match(line))
+
+
+def join_wrapped(text: str) -> list[str]:
+    """Logical lines: PDF line wraps inside a paragraph or bullet are joined again."""
+    out: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            out.append("")
+            continue
+        prev = out[-1] if out else ""
+        continues = (
+            prev
+            and not is_bullet(line)
+            and not re.search(r"[.!?:;]$", prev)
+            and (line[0].islower() or re.match(r"^[\d(€$£]", line) is not None)
+        )
+        if continues:
+            out[-1] = f"{prev} {line}"
+        else:
+            out.append(line)
+    return [ln for ln in out if ln]
+
+
+def split_sentences(paragraph: str) -> list[str]:
+    """Sentences of one paragraph; common abbreviations do not end a sentence."""
+    parts: list[str] = []
+    buf = ""
+    for piece in _SENTENCE_END.split(paragraph.strip()):
+        buf = f"{buf} {piece}".strip() if buf else piece.strip()
+        if not _ABBREVIATIONS.search(buf):
+            parts.append(buf)
+            buf = ""
+    if buf:
+        parts.append(buf)
+    return [p for p in parts if p]
+
+
+def units(text: str) -> list[Unit]:
+    """The body as sentences and bullet items, in reading order."""
+    out: list[Unit] = []
+    for line in join_wrapped(text):
+        if is_bullet(line):
+            out.append(Unit(clean_line(line), True, len(out)))
+        else:
+            out += [Unit(s, False, len(out) + i) for i, s in enumerate(split_sentences(line))]
+    return out
+
+
+def lead(text: str, min_words: int = 35, max_words: int = 110) -> str:
+    """The opening of a body as an answer: whole sentences/bullets, at least ``min_words``.
+
+    A sentence ending in a colon keeps the list that follows it (as far as ``max_words``).
+    """
+    chosen: list[Unit] = []
+    count = 0
+    items = units(text)
+    for i, unit in enumerate(items):
+        size = n_words(unit.text)
+        if chosen and count + size > max_words:
+            break
+        chosen.append(unit)
+        count += size
+        in_list = unit.text.endswith(":") or (unit.bullet and i + 1 < len(items) and items[i + 1].bullet)
+        if count >= min_words and not in_list:
+            break
+    return render_units(chosen)
+
+
+def render_units(chosen: list[Unit]) -> str:
+    """Units back to text: sentences run on, bullets on their own lines."""
+    out = ""
+    prev: Unit | None = None
+    for unit in chosen:
+        if unit.bullet:
+            out += f"\n- {unit.text}"
+        elif prev is not None and (prev.bullet or prev.text.endswith(":")):
+            out += f"\n{unit.text}"
+        else:
+            out += f" {unit.text}"
+        prev = unit
+    return out.strip()
+
+
+def shorten(text: str, max_chars: int) -> str:
+    """Cut at a word boundary, marking the cut with an ellipsis."""
+    if len(text) <= max_chars:
+        return text
+    cut = text[: max_chars - 1].rsplit(" ", 1)[0]
+    return cut.rstrip(",;:") + "…"

@@ -1,0 +1,170 @@
+"""``qagen.build``: the whole pipeline as one call, over the declared stages."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from qagen import stages as st
+from qagen.artifacts import ARTIFACTS
+from qagen.config import Config, apply_overrides, config_from_data, load_config
+from qagen.io import read_json
+from qagen.runner import MANIFEST, Runner, Stage, StageReport
+
+STAGES: tuple[Stage, ...] = (
+    Stage(
+        "parse",
+        (),
+        ("documents.jsonl", "sections.jsonl"),
+        ("parse",),
+        st.run_parse,
+        st._docs_fingerprint,
+        "documents -> sections",
+    ),
+    Stage("pages", ("sections.jsonl",), ("pages.jsonl",), ("pages",), st.run_pages, None, "sections -> emulated pages"),
+    Stage(
+        "embed",
+        ("sections.jsonl",),
+        ("embeddings.npy", "embedding_ids.json"),
+        ("embed",),
+        st.run_embed,
+        st._embedder_fingerprint,
+        "section embeddings",
+    ),
+    Stage(
+        "topics",
+        ("sections.jsonl", "embeddings.npy", "embedding_ids.json"),
+        ("topics.json", "reduced.npy"),
+        ("topics",),
+        st.run_topics,
+        None,
+        "BERTopic topics",
+    ),
+    Stage(
+        "folds",
+        ("sections.jsonl", "pages.jsonl", "topics.json", "reduced.npy"),
+        ("folds.json", "assignments.jsonl"),
+        ("folds",),
+        st.run_folds,
+        None,
+        "topic-disjoint folds, splits, sample",
+    ),
+    Stage(
+        "generate",
+        ("documents.jsonl", "sections.jsonl", "pages.jsonl", "assignments.jsonl"),
+        ("candidates.jsonl", "generation_failures.jsonl"),
+        ("generate", "llm"),
+        st.run_generate,
+        st._generate_fingerprint,
+        "candidate items (LLM or extractive)",
+    ),
+    Stage(
+        "filter",
+        ("sections.jsonl", "candidates.jsonl", "generation_failures.jsonl"),
+        ("items.jsonl", "rejected.jsonl", "funnel.json"),
+        ("filter", "generate", "embed"),
+        st.run_filter,
+        st._embedder_fingerprint,
+        "accepted items and rejections",
+    ),
+    Stage(
+        "splits",
+        ("sections.jsonl", "items.jsonl", "pages.jsonl", "assignments.jsonl"),
+        ("crosseval.json",),
+        ("splits", "embed"),
+        st.run_splits,
+        st._embedder_fingerprint,
+        "cross-evaluation splits and leakage check",
+    ),
+)
+
+STAGE_NAMES = tuple(s.name for s in STAGES)
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """What a build did: the output folder, a report per stage and the manifest."""
+
+    out_dir: Path
+    stages: list[StageReport]
+    manifest: dict[str, Any]
+    estimate: dict[str, Any] | None = None
+
+    @property
+    def ran(self) -> list[str]:
+        return [r.name for r in self.stages if r.status == "ran"]
+
+    @property
+    def skipped(self) -> list[str]:
+        return [r.name for r in self.stages if r.status == "skipped"]
+
+
+def build(
+    docs: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    config: Config | str | os.PathLike[str] | None = None,
+    *,
+    overrides: Sequence[str] = (),
+    until: str | None = None,
+    force: Sequence[str] | bool = (),
+    llm: Any = None,
+    embedder: Any = None,
+    dry_run: bool = False,
+    progress: bool = False,
+    log: Callable[[str], None] = lambda _msg: None,
+) -> BuildResult:
+    """Build an evaluation dataset from a folder of documents.
+
+    Args:
+        docs: Folder of documents (PDF, Markdown, text, HTML), searched recursively.
+        out: Output folder; created if needed. Unchanged stages are skipped on rerun.
+        config: A :class:`~qagen.config.Config`, a path to a TOML file, or None for defaults.
+        overrides: ``section.key=value`` strings applied on top of ``config``.
+        until: Stop after this stage.
+        force: True to rerun every stage, or the names of stages to rerun.
+        llm: An LLM backend object or spec string; overrides ``llm.backend``.
+        embedder: An embedder object or spec string; overrides ``embed.backend``.
+        dry_run: Run up to the sample, then estimate LLM requests, tokens and cost without calling.
+        progress: Show progress bars.
+        log: Called with one-line status messages.
+
+    Returns:
+        A :class:`BuildResult`.
+
+    Example:
+        >>> result = qagen.build("examples/docs", "out")  # doctest: +SKIP
+        >>> result.skipped  # on a rerun: every stage  # doctest: +SKIP
+    """
+    from qagen.ingest import discover
+
+    cfg = _resolve_config(config, overrides)
+    docs_dir = Path(docs).resolve()
+    doc_paths = discover(docs_dir, cfg.parse.formats)
+    from qagen.generate.prompts import default_prompts_dir
+
+    prompts_dir = Path(cfg.generate.prompts_dir) if cfg.generate.prompts_dir else default_prompts_dir()
+    extra = {
+        "docs_dir": docs_dir,
+        "doc_paths": doc_paths,
+        "llm": llm,
+        "embedder": embedder,
+        "dry_run": dry_run,
+        "prompts_dir": prompts_dir,
+    }
+    runner = Runner(STAGES, ARTIFACTS, Path(out), cfg, extra=extra, progress=progress, log=log)
+    try:
+        reports = runner.run(until=until, force=force)
+    except st.DryRun as dry:
+        return BuildResult(Path(out), [], read_json(Path(out) / MANIFEST), estimate=dry.estimate)
+    return BuildResult(Path(out), reports, read_json(Path(out) / MANIFEST))
+
+
+def _resolve_config(config: Config | str | os.PathLike[str] | None, overrides: Sequence[str]) -> Config:
+    if isinstance(config, Config):
+        if not overrides:
+            return config
+        return config_from_data(apply_overrides(config.model_dump(), list(overrides)), "--set")
+    return load_config(config, list(overrides))

@@ -1,0 +1,321 @@
+"""The pipeline's stages: thin glue from loaded artifacts to the pure stage logic.
+
+Each function takes a :class:`~qagen.runner.StageContext` and returns a
+:class:`~qagen.runner.StageOutput`; the runner reads and writes the files.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from qagen.io import sha256_file
+from qagen.records import FoldAssignment, Section, Topic, to_dict
+from qagen.runner import Stage, StageContext, StageOutput
+
+
+def section_text(section: Section) -> str:
+    """The text a section is embedded and clustered by: heading plus body."""
+    return f"{section.heading}\n{section.text}".strip()
+
+
+# --- parse -----------------------------------------------------------------------------
+
+
+def _docs_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
+    root: Path = extra["docs_dir"]
+    return [(p.relative_to(root).as_posix(), sha256_file(p)) for p in extra["doc_paths"]]
+
+
+def run_parse(ctx: StageContext) -> StageOutput:
+    from qagen.ingest import IngestError, parse_documents
+
+    result = parse_documents(
+        ctx.extra["doc_paths"],
+        root=ctx.extra["docs_dir"],
+        config=ctx.config.parse,
+        cache_dir=ctx.cache_dir / "parse",
+        progress=ctx.progress,
+    )
+    for problem in result.problems:
+        ctx.log(f"warning: skipped {problem.path}: {problem.reason}")
+    if not result.sections:
+        reasons = "; ".join(f"{p.path}: {p.reason}" for p in result.problems[:5]) or "no text found"
+        raise IngestError(f"no usable documents in {ctx.extra['docs_dir']} ({reasons}); add readable PDF/text files")
+    ok = sum(d.status == "ok" for d in result.documents)
+    return StageOutput(
+        {"documents.jsonl": result.documents, "sections.jsonl": result.sections},
+        counts={"documents": len(result.documents), "parsed": ok, "failed": len(result.problems),
+                "sections": len(result.sections)},
+        errors=[to_dict(p) for p in result.problems],
+    )
+
+
+# --- pages ------------------------------------------------------------------------------
+
+
+def run_pages(ctx: StageContext) -> StageOutput:
+    from qagen.ingest import build_pages
+
+    pages = build_pages(ctx.inputs["sections.jsonl"], ctx.config.pages)
+    tokens = sorted(p.n_tokens for p in pages)
+    median = tokens[len(tokens) // 2] if tokens else 0
+    return StageOutput({"pages.jsonl": pages}, counts={"pages": len(pages), "median_tokens": median})
+
+
+# --- embed ------------------------------------------------------------------------------
+
+
+def make_embedder(ctx: StageContext) -> Any:
+    from qagen.embed import CachedEmbedder, get_embedder
+
+    spec = ctx.extra.get("embedder") or ctx.config.embed.backend
+    embedder = get_embedder(spec, ctx.config.embed)
+    return CachedEmbedder(embedder, ctx.cache_dir / "embeddings.sqlite")
+
+
+def _embedder_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
+    obj = extra.get("embedder")
+    return getattr(obj, "id", obj)
+
+
+def run_embed(ctx: StageContext) -> StageOutput:
+    sections = ctx.inputs["sections.jsonl"]
+    embedder = make_embedder(ctx)
+    vectors = embedder.embed([section_text(s) for s in sections])
+    return StageOutput(
+        {"embeddings.npy": vectors, "embedding_ids.json": {"embedder": embedder.id, "ids": [s.id for s in sections]}},
+        counts={"sections": len(sections), "dims": int(vectors.shape[1]) if len(sections) else 0},
+        info={"embedder": embedder.id},
+    )
+
+
+# --- topics -----------------------------------------------------------------------------
+
+
+def run_topics(ctx: StageContext) -> StageOutput:
+    from qagen.topics import fit_topics
+
+    sections = ctx.inputs["sections.jsonl"]
+    ids = ctx.inputs["embedding_ids.json"]["ids"]
+    if ids != [s.id for s in sections]:
+        raise RuntimeError("embeddings.npy does not match sections.jsonl; rerun with --force embed")
+    result = fit_topics(
+        [section_text(s) for s in sections],
+        ctx.inputs["embeddings.npy"],
+        [s.doc_id for s in sections],
+        ctx.config.topics,
+        seed=ctx.config.seed,
+    )
+    if ctx.extra.get("save_topic_model") and result.model is not None:
+        from qagen.topics import save_model
+
+        save_model(result, ctx.cache_dir.parent / "topic_model")
+    labels = [int(x) for x in result.labels]
+    data = {
+        "params": result.params,
+        "metrics": result.metrics,
+        "topics": [to_dict(t) for t in result.topics],
+        "section_topics": dict(zip(ids, labels, strict=True)),
+    }
+    outliers = sum(1 for x in labels if x == -1)
+    return StageOutput(
+        {"topics.json": data, "reduced.npy": result.reduced},
+        counts={"topics": len(result.topics), "outliers": outliers, "sections": len(labels)},
+    )
+
+
+# --- folds ------------------------------------------------------------------------------
+
+
+def _unit_ids(sections: list[Section], pages: list[Any], unit: str) -> list[str]:
+    if unit == "document":
+        return [s.doc_id for s in sections]
+    page_of = {sid: p.id for p in pages for sid in p.section_ids}
+    return [page_of[s.id] for s in sections]
+
+
+def run_folds(ctx: StageContext) -> StageOutput:
+    from qagen.folds import FoldBuilder
+
+    cfg = ctx.config.folds
+    sections: list[Section] = ctx.inputs["sections.jsonl"]
+    topics = ctx.inputs["topics.json"]
+    labels = [topics["section_topics"][s.id] for s in sections]
+    units = _unit_ids(sections, ctx.inputs["pages.jsonl"], cfg.unit)
+    builder = FoldBuilder(
+        n_folds=cfg.n_folds,
+        distance=cfg.distance,
+        linkage=cfg.linkage,
+        unit=cfg.unit,
+        test_size=cfg.test_size,
+        min_fold_ratio=cfg.min_fold_ratio,
+        samples_total=cfg.samples_total,
+        seed=ctx.config.seed,
+    )
+    import numpy as np
+
+    builder.fit(ctx.inputs["reduced.npy"], np.asarray(labels), np.asarray(units), docs=[s.doc_id for s in sections])
+    assignments = builder.to_records([s.id for s in sections])
+    data = {
+        "chosen": builder.chosen_,
+        "metrics": builder.metrics_,
+        "candidates": builder.candidates_,
+        "topic_folds": {str(k): v for k, v in builder.topic_folds_.items()},
+    }
+    status = Counter(a.status for a in assignments)
+    return StageOutput(
+        {"folds.json": data, "assignments.jsonl": assignments},
+        counts={**dict(status), "sampled": sum(a.sampled for a in assignments)},
+    )
+
+
+# --- shared by generate / filter -------------------------------------------------------
+
+
+def topics_by_id(data: dict[str, Any]) -> dict[int, Topic]:
+    from qagen.records import from_dict
+
+    return {t["id"]: from_dict(Topic, t) for t in data["topics"]}
+
+
+def sampled(assignments: list[FoldAssignment]) -> list[FoldAssignment]:
+    return [a for a in assignments if a.sampled]
+
+
+# --- generate ---------------------------------------------------------------------------
+
+
+def effective_generate_config(config: Any, sections: list[Section]) -> Any:
+    """The [generate] section with ``phone_region = auto`` resolved from the corpus."""
+    gen = config.generate
+    if gen.phone_region != "auto":
+        return gen
+    from qagen.generate.entities import infer_phone_region
+
+    return gen.model_copy(update={"phone_region": infer_phone_region(s.text for s in sections)})
+
+
+def _generate_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
+    from qagen.generate.prompts import prompt_fingerprint
+
+    obj = extra.get("llm")
+    backend = getattr(obj, "id", obj)
+    return {"llm": backend, "prompts": prompt_fingerprint(extra.get("prompts_dir"))}
+
+
+def _generation_context(ctx: StageContext, gen_cfg: Any) -> Any:
+    from qagen.generate import GenerationContext
+
+    return GenerationContext.build(
+        ctx.inputs["sections.jsonl"],
+        ctx.inputs["pages.jsonl"],
+        ctx.inputs["assignments.jsonl"],
+        seed=ctx.config.seed,
+        config=gen_cfg,
+        documents=ctx.inputs["documents.jsonl"],
+    )
+
+
+def run_generate(ctx: StageContext) -> StageOutput:
+    gen_cfg = effective_generate_config(ctx.config, ctx.inputs["sections.jsonl"])
+    gctx = _generation_context(ctx, gen_cfg)
+    backend = ctx.extra.get("llm") or ctx.config.llm.backend
+    counts: dict[str, Any] = {"sampled_sections": len(gctx.sampled), "phone_region": gen_cfg.phone_region,
+                              "language": gctx.language}
+    if backend == "extractive":
+        from qagen.generate.extractive import EXTRACTIVE_NOTICE, generate_extractive
+
+        if ctx.extra.get("dry_run"):
+            raise DryRun({"requests": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}, "extractive")
+        ctx.log(EXTRACTIVE_NOTICE)
+        items, failures, info = generate_extractive(gctx), [], {"llm": {"backend": "extractive"}}
+    else:
+        items, failures, info = _generate_with_llm(ctx, gctx, gen_cfg, backend)
+    by_type = Counter(it.type for it in items)
+    counts.update({"candidates": len(items), **{f"candidates_{k}": v for k, v in sorted(by_type.items())},
+                   "failed_requests": len(failures)})
+    return StageOutput(
+        {"candidates.jsonl": items, "generation_failures.jsonl": failures},
+        counts=counts,
+        errors=[{"request": f.id, "reason": f.reason} for f in failures[:50]],
+        info=info,
+    )
+
+
+def _generate_with_llm(ctx: StageContext, gctx: Any, gen_cfg: Any, backend: Any) -> tuple[list, list, dict]:
+    from qagen.generate.replies import items_from_results
+    from qagen.generate.requests import plan_requests
+    from qagen.llm import LLMEngine, get_llm
+
+    llm = get_llm(backend, ctx.config.llm)
+    planned = plan_requests(gctx, ctx.extra.get("prompts_dir"), gen_cfg, llm=ctx.config.llm)
+    engine = LLMEngine(llm, ctx.config.llm, cache_path=ctx.cache_dir / "llm.sqlite", progress=ctx.progress)
+    if ctx.extra.get("dry_run"):
+        raise DryRun(engine.estimate([p.request for p in planned]), llm.id)
+    results = engine.run([p.request for p in planned], [p.response_model for p in planned])
+    items, failures = items_from_results(
+        planned, [r.value for r in results], gctx, llm.id, llm.model, [r.error for r in results]
+    )
+    stats = engine.stats.to_dict()
+    if stats.get("stopped_reason"):
+        ctx.log(f"warning: generation stopped early: {stats['stopped_reason']} (results so far are kept)")
+    return items, failures, {"llm": {"backend": llm.id, **stats}}
+
+
+class DryRun(Exception):
+    """Raised by the generate stage under ``--dry-run`` with the engine's estimate."""
+
+    def __init__(self, estimate: dict[str, Any], backend: str) -> None:
+        super().__init__("dry run")
+        self.estimate = estimate
+        self.backend = backend
+
+
+# --- filter -----------------------------------------------------------------------------
+
+
+def run_filter(ctx: StageContext) -> StageOutput:
+    from qagen.filters import FilterContext, run_filters
+
+    sections = ctx.inputs["sections.jsonl"]
+    gen_cfg = effective_generate_config(ctx.config, sections)
+    embedder = make_embedder(ctx)
+    fctx = FilterContext(
+        sections={s.id: s for s in sections},
+        embed=embedder.embed,
+        phone_region=gen_cfg.phone_region,
+        entity_kinds=tuple(gen_cfg.entity_kinds),
+    )
+    result = run_filters(ctx.inputs["candidates.jsonl"], fctx, ctx.config.filter)
+    rejected = list(ctx.inputs["generation_failures.jsonl"]) + result.rejected
+    by_type = Counter(it.type for it in result.accepted)
+    return StageOutput(
+        {"items.jsonl": result.accepted, "rejected.jsonl": rejected,
+         "funnel.json": {"funnel": result.funnel, "stats": result.stats}},
+        counts={"candidates": len(ctx.inputs["candidates.jsonl"]), "accepted": len(result.accepted),
+                "rejected": len(rejected), **{f"accepted_{k}": v for k, v in sorted(by_type.items())}},
+        info={"funnel": result.funnel},
+    )
+
+
+# --- splits -----------------------------------------------------------------------------
+
+
+def run_splits(ctx: StageContext) -> StageOutput:
+    from qagen.splits import build_splits
+
+    sections = ctx.inputs["sections.jsonl"]
+    embedder = make_embedder(ctx)
+    result = build_splits(
+        ctx.inputs["items.jsonl"],
+        ctx.inputs["pages.jsonl"],
+        ctx.inputs["assignments.jsonl"],
+        ctx.config.splits,
+        embed=embedder.embed,
+        sections={s.id: s for s in sections},
+    )
+    counts = {f"{s}/fold_{f}": len(v) for (s, f), v in sorted(result.questions.items())}
+    counts["leakage_flagged"] = result.leakage.get("summary", {}).get("flagged", 0)
+    return StageOutput({"crosseval.json": result}, counts=counts)

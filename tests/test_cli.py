@@ -1,0 +1,91 @@
+"""The CLI's error paths: one line, the fix, exit code 1 or 2, nothing written outside OUT."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def qagen(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "qagen.cli", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def _assert_one_line_error(proc: subprocess.CompletedProcess, code: int, *needles: str) -> None:
+    assert proc.returncode == code, (proc.returncode, proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, proc.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+
+
+@pytest.fixture
+def workdir(tmp_path):
+    (tmp_path / "docs").mkdir()
+    return tmp_path
+
+
+def _only(path: Path) -> set[str]:
+    return {p.name for p in path.iterdir()}
+
+
+def test_missing_docs_folder(workdir):
+    proc = qagen("build", "nope", "-o", "out", cwd=workdir)
+    _assert_one_line_error(proc, 1, "nope", "does not exist")
+    assert _only(workdir) == {"docs"}
+
+
+def test_empty_docs_folder(workdir):
+    proc = qagen("build", "docs", "-o", "out", cwd=workdir)
+    _assert_one_line_error(proc, 1, "docs")
+    assert _only(workdir) == {"docs"}
+
+
+def test_no_supported_files(workdir):
+    (workdir / "docs" / "photo.jpg").write_bytes(b"\xff\xd8\xff\xe0 not text")
+    (workdir / "docs" / "data.bin").write_bytes(bytes(range(256)))
+    proc = qagen("build", "docs", "-o", "out", cwd=workdir)
+    _assert_one_line_error(proc, 1, "no supported")
+    assert _only(workdir) == {"docs"}
+
+
+def test_unknown_config_key_is_a_usage_error(workdir):
+    (workdir / "docs" / "a.md").write_text("# Title\n\nSome text.\n")
+    proc = qagen("build", "docs", "-o", "out", "--set", "topics.min_clustr_size=3", cwd=workdir)
+    _assert_one_line_error(proc, 2, "topics.min_clustr_size", "min_cluster_size")
+    assert _only(workdir) == {"docs"}
+
+
+def test_bad_config_value(workdir):
+    (workdir / "docs" / "a.md").write_text("# Title\n\nSome text.\n")
+    proc = qagen("build", "docs", "-o", "out", "--set", "folds.test_size=1.5", cwd=workdir)
+    _assert_one_line_error(proc, 2, "folds.test_size", "1.5")
+
+
+def test_bad_config_file(workdir):
+    (workdir / "qagen.toml").write_text("[pages]\ntarget_tokens = 'many'\n")
+    (workdir / "docs" / "a.md").write_text("# Title\n\nSome text.\n")
+    proc = qagen("build", "docs", "-o", "out", "-c", "qagen.toml", cwd=workdir)
+    _assert_one_line_error(proc, 2, "pages.target_tokens", "many")
+
+
+def test_unknown_stage_is_a_usage_error(workdir):
+    proc = qagen("build", "docs", "-o", "out", "--until", "nope", cwd=workdir)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+
+
+def test_init_writes_a_loadable_file_and_refuses_to_overwrite(workdir):
+    proc = qagen("init", cwd=workdir)
+    assert proc.returncode == 0, proc.stderr
+    from qagen.config import Config, load_config
+
+    assert load_config(workdir / "qagen.toml") == Config()
+    _assert_one_line_error(qagen("init", cwd=workdir), 1, "exists", "--force")
+
+
+def test_inspect_without_a_build(workdir):
+    _assert_one_line_error(qagen("inspect", "docs", cwd=workdir), 1, "manifest.json", "qagen build")

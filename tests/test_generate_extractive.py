@@ -1,0 +1,282 @@
+"""The offline extractive generator on the example documents: invariants, grounding, quality."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from qagen.config import GenerateConfig
+from qagen.generate.context import GenerationContext, item_id
+from qagen.generate.entities import extract_entities
+from qagen.generate.extractive import generate_extractive
+from qagen.generate.phrasing import base_verb, heading_question, to_first_person
+from qagen.generate.terms import Term, pick_distractors
+from qagen.records import Document, FoldAssignment, Section
+
+DOCS = Path(__file__).resolve().parents[1] / "examples" / "docs"
+FILES = {"patient_rights_and_complaints.md": 0, "remote_work_policy.md": 1, "linkhaven_faq.txt": 2}
+
+
+def parse_simple(name: str) -> tuple[Document, list[Section]]:
+    """Markdown '#' headings or underlined text headings -> sections (enough for these files)."""
+    text = (DOCS / name).read_text(encoding="utf-8")
+    lines = text.splitlines()
+    heads: list[tuple[int, str]] = []
+    for i, line in enumerate(lines):
+        if re.match(r"^#{1,3} ", line):
+            heads.append((i, line.lstrip("#").strip()))
+        elif i + 1 < len(lines) and re.match(r"^[-=]{5,}$", lines[i + 1]) and line.strip():
+            heads.append((i, line.strip()))
+    sections = []
+    for k, (start, heading) in enumerate(heads):
+        end = heads[k + 1][0] if k + 1 < len(heads) else len(lines)
+        body = "\n".join(ln for ln in lines[start + 1 : end] if not re.match(r"^[-=]{5,}$", ln)).strip()
+        sections.append(Section(f"{name}-{k}", name, name, heading, body, 1, 1, k))
+    return Document(name, name, "", name.rsplit(".", 1)[1], "ok", title=heads[0][1]), sections
+
+
+def build_ctx(config: GenerateConfig, files: dict[str, int] = FILES) -> GenerationContext:
+    docs, sections = [], []
+    for name in files:
+        doc, secs = parse_simple(name)
+        docs.append(doc)
+        sections += secs
+    rng = random.Random(0)
+    assignments = [
+        FoldAssignment(
+            s.id,
+            files[s.doc_id],
+            s.id,
+            "kept",
+            files[s.doc_id] % 2,
+            "validation" if rng.random() < 0.8 else "test",
+            sampled=True,
+        )
+        for s in sections
+    ]
+    return GenerationContext.build(sections, [], assignments, seed=0, config=config, documents=docs)
+
+
+@pytest.fixture(scope="module")
+def ctx() -> GenerationContext:
+    return build_ctx(GenerateConfig(phone_region="NL"))
+
+
+@pytest.fixture(scope="module")
+def items(ctx: GenerationContext) -> list:
+    return generate_extractive(ctx)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+def test_all_types_with_provenance(ctx: GenerationContext, items: list) -> None:
+    assert {i.type for i in items} == {"long_form", "factoid", "mcq"}
+    assert len({i.id for i in items}) == len(items)
+    for item in items:
+        assert item.question.endswith("?") and 10 <= len(item.question) <= 400, item.question
+        assert item.id == item_id(item.type, item.source.section_ids, item.question)
+        assert item.generator.backend == "extractive" and item.generator.prompt_hash == ""
+        sid = item.source.section_ids[0]
+        assert item.source.doc_id == ctx.sections[sid].doc_id and item.source.doc_path
+        assert (item.fold, item.split) == ctx.folds[sid]
+        assert item.source.topic_id == ctx.topic(sid) and item.source.pdf_pages == (1,)
+        assert item.score is not None and 1 <= item.score <= 5
+        assert item.language == "en"
+        assert "according to" not in item.question.lower()
+
+
+def test_deterministic(ctx: GenerationContext, items: list) -> None:
+    assert generate_extractive(ctx) == items
+
+
+def test_long_form_answers_are_quoted_from_the_section(ctx: GenerationContext, items: list) -> None:
+    long_form = [i for i in items if i.type == "long_form"]
+    assert len(long_form) >= 25
+    for item in long_form:
+        section = " ".join(ctx.sections[item.source.section_ids[0]].text.split())
+        assert len(_words(item.answer)) >= 4
+        for line in item.answer.splitlines():  # every sentence or bullet is quoted verbatim
+            assert " ".join(line.removeprefix("- ").split()) in section, line
+
+
+def test_factoid_entity_is_in_answer_and_section(ctx: GenerationContext, items: list) -> None:
+    factoids = [i for i in items if i.type == "factoid"]
+    assert len(factoids) >= 10
+    for item in factoids:
+        section = ctx.sections[item.source.section_ids[0]].text
+        assert item.entity in item.answer and item.entity in section
+        found = {e.normalized for e in extract_entities(item.answer, [item.entity_kind], "NL")}
+        in_section = {e.normalized for e in extract_entities(section, [item.entity_kind], "NL")}
+        assert found & in_section
+
+
+def test_mcq_cloze_items(ctx: GenerationContext, items: list) -> None:
+    mcqs = [i for i in items if i.type == "mcq"]
+    assert len(mcqs) >= 10
+    positions = set()
+    for item in mcqs:
+        section = ctx.sections[item.source.section_ids[0]].text
+        assert len(set(item.options)) == 4 and item.options[item.answer_index] == item.answer
+        assert item.answer in section and "____" in item.question
+        assert all(d not in section for d in item.options if d != item.answer)
+        assert (item.bloom, item.scenario) == ("B1", "S1") and item.rationale
+        positions.add(item.answer_index)
+    assert positions == {0, 1, 2, 3}
+
+
+def test_user_like_questions(items: list) -> None:
+    questions = {i.question for i in items}
+    for expected in [
+        "How do I make a complaint?",
+        "How do I get a second opinion?",
+        "What is the phone number of the complaints officer?",
+        "What is the e-mail address of the data protection officer?",
+        "Who can work remotely?",
+        "On which website can I register my home days in the HR portal?",
+        "What should I do if I do not agree with the decision on my complaint?",
+        "How do I find the default Wi-Fi password?",
+        "What should I do if I changed the password and forgot it?",
+    ]:
+        assert expected in questions
+
+
+def test_types_and_counts_follow_the_config() -> None:
+    config = GenerateConfig(types=["factoid", "long_form"], long_form_per_section=1, phone_region="NL")
+    items = generate_extractive(build_ctx(config))
+    assert {i.type for i in items} == {"factoid", "long_form"}
+    per_section: dict[str, int] = {}
+    for i in items:
+        if i.type == "long_form":
+            per_section[i.source.section_ids[0]] = per_section.get(i.source.section_ids[0], 0) + 1
+    assert set(per_section.values()) == {1}
+    none = generate_extractive(build_ctx(GenerateConfig(types=["mcq"], mcq_per_section=0)))
+    assert none == []
+
+
+def test_dutch_sections_get_dutch_questions() -> None:
+    sections = [
+        Section(
+            "nl-0",
+            "nl",
+            "folder.md",
+            "Uw opname",
+            "Neem uw medicijnen mee in de originele verpakking. Meld u om 8:00 bij de balie van de afdeling.",
+            1,
+            1,
+            0,
+        ),
+        Section(
+            "nl-1",
+            "nl",
+            "folder.md",
+            "Contact",
+            "Bel de afdeling op 020-7943120 of mail naar afdeling@ziekenhuis.example.org als u vragen heeft.",
+            1,
+            1,
+            1,
+        ),
+    ]
+    assignments = [FoldAssignment(s.id, 0, s.id, "kept", 0, "test", sampled=True) for s in sections]
+    doc = Document("nl", "folder.md", "", "md", "ok", title="Opname op de afdeling")
+    ctx = GenerationContext.build(
+        sections, [], assignments, seed=0, config=GenerateConfig(phone_region="NL"), documents=[doc]
+    )
+    items = generate_extractive(ctx)
+    assert ctx.language == "nl" and all(i.language == "nl" for i in items)
+    questions = {i.question for i in items if i.type == "long_form"}
+    assert "Wat moet ik weten over mijn opname?" in questions
+    assert {i.entity for i in items if i.type == "factoid"} == {"020-7943120", "afdeling@ziekenhuis.example.org"}
+    assert "Welk telefoonnummer kan ik bellen voor Opname op de afdeling?" in {i.question for i in items}
+    for item in items:
+        assert not re.search(r"\b(?:What|Which|How|the)\b", item.question), item.question
+
+
+@pytest.mark.parametrize(
+    ("heading", "question"),
+    [
+        ("What to bring to your appointment", "What should I bring to my appointment?"),
+        ("Preparing for an exercise test", "How do I prepare for an exercise test?"),
+        ("Cancelling or changing an appointment", "How do I cancel or change an appointment?"),
+        ("Resetting your password", "How do I reset my password?"),
+        ("Recycling your machine", "How do I recycle my machine?"),
+        ("What the warranty does not cover", "What does the warranty not cover?"),
+        ("Why exercise matters", "Why does exercise matter?"),
+        ("What you cannot claim", "What can I not claim?"),
+        ("Opening hours", "What are the opening hours?"),
+        ("Parking garage", "What should I know about the parking garage?"),
+        ("Tests you may have", "What should I know about tests I may have?"),
+        ("Questions about leave", "Who can I contact with questions about leave?"),
+        ("No internet connection", "What should I do if there is no internet connection?"),
+        ("Contact", "Who can I contact about the Cardiology Outpatient Clinic?"),
+        ("Descaling", "How do I descale the AromaVita Barista 300?"),
+    ],
+)
+def test_heading_questions(heading: str, question: str) -> None:
+    title = "AromaVita Barista 300: User Manual" if heading == "Descaling" else "Cardiology Outpatient Clinic"
+    assert heading_question(heading, title)[0] == question
+
+
+def test_heading_question_skips_boilerplate() -> None:
+    assert heading_question("About this leaflet", "X") is None
+    assert heading_question("Introduction", "X") is None
+
+
+def test_pronouns_and_gerunds() -> None:
+    assert to_first_person("if you cannot come, bring your card") == "if I cannot come, bring my card"
+    assert to_first_person("tests you may have") == "tests I may have"
+    assert [base_verb(g) for g in ("making", "getting", "storing", "visiting", "updating")] == [
+        "make",
+        "get",
+        "store",
+        "visit",
+        "update",
+    ]
+
+
+def test_distractors_prefer_the_same_shape_and_never_invent_entities() -> None:
+    rng = random.Random(0)
+    term = Term("duration", "24 hours", 0, 8)
+    chosen, origin = pick_distractors(term, [["48 hours", "two weeks", "12 hours", "6 hours"], []], set(), rng)
+    assert set(chosen) == {"48 hours", "12 hours", "6 hours"} and origin == "same0"
+    phone = Term("phone", "+31 20 794 3120", 0, 15)
+    chosen, _ = pick_distractors(phone, [["+31 20 794 3500"], []], set(), rng)
+    assert chosen == ["+31 20 794 3500"]  # too few: the caller drops the question
+
+
+def test_real_pdfs_through_ingest(tmp_path: Path) -> None:
+    ingest = pytest.importorskip("qagen.ingest")
+    if not hasattr(ingest, "parse_documents"):
+        pytest.skip("qagen.ingest.parse_documents not available")
+    from qagen.config import ParseConfig
+
+    paths = [DOCS / f for f in ("cardiology_clinic.pdf", "outpatient_pharmacy.pdf", "visiting_and_parking.pdf")]
+    result = ingest.parse_documents(paths, root=DOCS, config=ParseConfig(workers=1), cache_dir=None)
+    assignments = [FoldAssignment(s.id, 0, s.id, "kept", 0, "validation", sampled=True) for s in result.sections]
+    ctx = GenerationContext.build(
+        result.sections, [], assignments, seed=0, config=GenerateConfig(phone_region="NL"), documents=result.documents
+    )
+    items = generate_extractive(ctx)
+    assert len(result.sections) >= 30 and len(items) >= 60
+    questions = {i.question for i in items}
+    assert "What should I bring to my appointment?" in questions
+    assert "What is the phone number of the pharmacy desk?" in questions
+    for item in items:
+        assert item.question.endswith("?")
+        if item.type == "factoid":
+            assert item.entity in item.answer
+
+
+def test_perturbed_distractors_stay_well_formed() -> None:
+    from qagen.generate.terms import perturb
+
+    rng = random.Random(0)
+    assert perturb(Term("duration", "24 or 48 hours", 0, 0), rng)[0] == "48 or 96 hours"
+    assert "one week" in perturb(Term("duration", "two weeks", 0, 0), rng)
+    assert perturb(Term("duration", "1 day", 0, 0), rng)[0] == "2 days"
+    assert "€500" in perturb(Term("money", "€1,000", 0, 0), rng)
+    assert perturb(Term("phone", "+31 20 794 3120", 0, 0), rng) == []

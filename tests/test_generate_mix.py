@@ -1,0 +1,75 @@
+"""Bloom x scenario allocation: exact proportions, balanced totals, S3 placement."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from qagen.generate.mix import BLOOM_LEVELS, SCENARIOS, allocate, assign, check_mix
+
+UNIFORM_B = {"B1": 1, "B2": 1, "B3": 1, "B4": 1}
+UNIFORM_S = {"S1": 1, "S2": 1, "S3": 1}
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 7, 11, 12, 13, 50, 199, 200])
+@pytest.mark.parametrize("seed", [0, 1, 7])
+@pytest.mark.parametrize(
+    ("bmix", "smix"),
+    [(UNIFORM_B, UNIFORM_S), ({"B1": 2, "B2": 1, "B3": 1, "B4": 0}, {"S1": 1, "S2": 2}), ({"B1": 1}, {"S3": 1})],
+)
+def test_every_cell_within_one_of_its_quota(n: int, seed: int, bmix: dict, smix: dict) -> None:
+    counts = allocate(n, bmix, smix, seed)
+    assert sum(counts.values()) == n
+    bt, st = sum(bmix.values()), sum(smix.values())
+    for (b, s), count in counts.items():
+        quota = n * bmix.get(b, 0) / bt * smix.get(s, 0) / st
+        assert abs(count - quota) < 1, (b, s, count, quota)
+        if quota == 0:
+            assert count == 0
+
+
+@pytest.mark.parametrize("n", range(0, 40))
+def test_uniform_mix_keeps_level_and_scenario_totals_within_one(n: int) -> None:
+    counts = allocate(n, UNIFORM_B, UNIFORM_S, seed=3)
+    for b in BLOOM_LEVELS:
+        assert abs(sum(counts[(b, s)] for s in SCENARIOS) - n / 4) < 1
+    for s in SCENARIOS:
+        assert abs(sum(counts[(b, s)] for b in BLOOM_LEVELS) - n / 3) < 1
+
+
+def test_assign_is_deterministic_and_matches_allocation() -> None:
+    ok = [i % 2 == 0 for i in range(30)]
+    first = assign(30, UNIFORM_B, UNIFORM_S, 5, ok)
+    assert first == assign(30, UNIFORM_B, UNIFORM_S, 5, ok)
+    assert first != assign(30, UNIFORM_B, UNIFORM_S, 6, ok)
+    counts = allocate(30, UNIFORM_B, UNIFORM_S, 5)
+    assert {c: first.count(c) for c in counts} == counts
+
+
+def test_s3_goes_to_requests_that_can_have_it() -> None:
+    ok = [i < 12 for i in range(24)]  # 12 can be S3; 8 S3 requests are needed
+    cells = assign(24, UNIFORM_B, UNIFORM_S, 0, ok)
+    s3 = [i for i, (_, s) in enumerate(cells) if s == "S3"]
+    assert len(s3) == 8 and all(ok[i] for i in s3)
+
+
+def test_too_few_s3_candidates_still_keeps_the_mix() -> None:
+    ok = [i == 0 for i in range(12)]
+    cells = assign(12, UNIFORM_B, UNIFORM_S, 0, ok)
+    s3 = [i for i, (_, s) in enumerate(cells) if s == "S3"]
+    assert len(s3) == 4 and 0 in s3  # the planner records a fallback for the other three
+
+
+@pytest.mark.parametrize(
+    ("mix", "message"),
+    [({"B5": 1}, "keys must be among"), ({"B1": -1}, "weights must be finite"), ({"B1": 0}, "at least one positive")],
+)
+def test_bad_mixes_are_rejected(mix: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        check_mix(mix, BLOOM_LEVELS, "bloom_mix")
+
+
+def test_all_cells_present() -> None:
+    counts = allocate(12, UNIFORM_B, UNIFORM_S, 0)
+    assert set(counts) == set(itertools.product(BLOOM_LEVELS, SCENARIOS))

@@ -1,0 +1,190 @@
+"""LLM request planning: prompts, personas, entities, the Bloom x scenario mix and S3 partners."""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from qagen.config import GenerateConfig, LLMConfig
+from qagen.generate.context import GenerationContext
+from qagen.generate.prompts import PromptError, load_prompt
+from qagen.generate.replies import FactoidReply, LongFormReply, MCQReply
+from qagen.generate.requests import NO_S3_PARTNER, plan_requests
+from qagen.records import FoldAssignment, Page, Section
+
+PROMPTS = Path(__file__).resolve().parents[1] / "prompts"
+TOPICS = {"heart": 0, "pharmacy": 0, "leave": 1, "expenses": 1, "router": 2}  # doc -> topic
+TEXTS = {
+    "heart": "Bring your medication list and insurance card. Call the clinic on +31 20 794 3120 if you cannot come.",
+    "pharmacy": "The pharmacy is open from 8:00 to 18:00. Order repeat prescriptions at www.example.org/repeat.",
+    "leave": "Request leave in the HR portal two weeks in advance. Questions: people@example.com.",
+    "expenses": "Submit claims within 60 days. Mileage is paid at 0.23 euro per km.",
+    "router": "Press the reset button for ten seconds. Support: +31 10 799 5020 or help@example.net.",
+}
+
+
+def make_ctx(config: GenerateConfig | None = None, sections_per_doc: int = 4, seed: int = 0) -> GenerationContext:
+    sections, pages, assignments = [], [], []
+    for doc, topic in TOPICS.items():
+        for k in range(sections_per_doc):
+            sid = f"{doc}-{k}"
+            sections.append(
+                Section(
+                    id=sid,
+                    doc_id=doc,
+                    doc_path=f"{doc}.pdf",
+                    heading=f"{doc.title()} part {k}",
+                    text=f"{TEXTS[doc]} Detail {k} about {doc}.",
+                    page_start=k + 1,
+                    page_end=k + 1,
+                    order=k,
+                )
+            )
+            pages.append(Page(id=f"p-{sid}", doc_id=doc, section_ids=(sid,), text="", n_tokens=10))
+            fold = 0 if topic < 2 else 1
+            split = "validation" if k < sections_per_doc - 1 else "test"
+            assignments.append(FoldAssignment(sid, topic, f"p-{sid}", "kept", fold, split, sampled=True))
+    return GenerationContext.build(
+        sections, pages, assignments, seed=seed, config=config or GenerateConfig(), language="en"
+    )
+
+
+def test_request_counts_per_type() -> None:
+    config = GenerateConfig(mcq_per_section=2, factoid_per_section=1, phone_region="NL")
+    ctx = make_ctx(config)
+    planned = plan_requests(ctx, PROMPTS, config)
+    kinds = Counter(p.kind for p in planned)
+    assert kinds["long_form"] == 20 and kinds["mcq"] == 40
+    assert kinds["factoid"] == 16  # one per section (capped) in the four documents with entities
+    models = {p.kind: p.response_model for p in planned}
+    assert models == {"long_form": LongFormReply, "factoid": FactoidReply, "mcq": MCQReply}
+    assert all(p.request.schema == p.response_model.model_json_schema() for p in planned)
+
+
+def test_only_configured_types_are_planned() -> None:
+    config = GenerateConfig(types=["factoid"], phone_region="NL")
+    planned = plan_requests(make_ctx(config), PROMPTS, config)
+    assert {p.kind for p in planned} == {"factoid"}
+    for p in planned:
+        assert p.meta["entity"] in p.request.messages[1].content
+        assert p.meta["entity_kind"] in ("phone", "email", "url")
+
+
+def test_planning_is_deterministic_and_seeded() -> None:
+    config = GenerateConfig(personas=["a", "b", "c", "d", "e"])
+    one = plan_requests(make_ctx(config), PROMPTS, config)
+    two = plan_requests(make_ctx(config), PROMPTS, config)
+    assert [p.request for p in one] == [p.request for p in two]
+    assert [p.meta for p in one] == [p.meta for p in two]
+    other = plan_requests(make_ctx(config, seed=1), PROMPTS, config)
+    assert [p.meta.get("persona") for p in one] != [p.meta.get("persona") for p in other]
+
+
+def test_personas_come_from_the_config_and_reach_the_prompt() -> None:
+    config = GenerateConfig(types=["long_form"], personas=["worried parent", "night-shift nurse"])
+    planned = plan_requests(make_ctx(config), PROMPTS, config)
+    assert {p.meta["persona"] for p in planned} == {"worried parent", "night-shift nurse"}
+    for p in planned:
+        assert p.meta["persona"] in p.request.messages[0].content
+        assert p.request.messages[0].role == "system" and p.request.messages[1].role == "user"
+
+
+def test_mix_is_exact_per_cell() -> None:
+    config = GenerateConfig(types=["mcq"], mcq_per_section=3)
+    planned = plan_requests(make_ctx(config, sections_per_doc=5), PROMPTS, config)
+    n = len(planned)
+    cells = Counter((p.meta["bloom"], p.meta.get("scenario_requested", p.meta["scenario"])) for p in planned)
+    for b in ("B1", "B2", "B3", "B4"):
+        for s in ("S1", "S2", "S3"):
+            assert abs(cells[(b, s)] - n / 12) < 1
+
+
+def test_s3_requests_span_documents_of_one_topic_fold_and_split() -> None:
+    config = GenerateConfig(types=["mcq"], scenario_mix={"S3": 1}, s3_documents=2)
+    ctx = make_ctx(config)
+    planned = plan_requests(ctx, PROMPTS, config)
+    real = [p for p in planned if p.meta["scenario"] == "S3"]
+    fallback = [p for p in planned if p.meta.get("scenario_fallback")]
+    # the router document is alone in its topic: its sections cannot be S3
+    assert {p.section_ids[0].split("-")[0] for p in fallback} == {"router"}
+    assert all(p.meta["scenario"] == "S2" and p.meta["scenario_fallback"] == NO_S3_PARTNER for p in fallback)
+    assert len(real) == 16
+    for p in real:
+        docs = {ctx.sections[s].doc_id for s in p.section_ids}
+        assert len(docs) == 2
+        assert len({ctx.topic(s) for s in p.section_ids}) == 1
+        assert len({ctx.folds[s] for s in p.section_ids}) == 1
+        assert "S3" in p.request.messages[0].content
+        for s in p.section_ids:
+            assert ctx.sections[s].heading in p.request.messages[1].content
+
+
+def test_s2_uses_a_neighbour_from_the_same_document() -> None:
+    config = GenerateConfig(types=["mcq"], scenario_mix={"S2": 1})
+    ctx = make_ctx(config)
+    for p in plan_requests(ctx, PROMPTS, config):
+        assert {ctx.sections[s].doc_id for s in p.section_ids} == {ctx.sections[p.section_ids[0]].doc_id}
+        assert len({ctx.folds[s] for s in p.section_ids}) == 1
+
+
+def test_language_and_llm_settings_reach_the_request() -> None:
+    config = GenerateConfig(types=["long_form", "mcq"])
+    ctx = make_ctx(config)
+    ctx = GenerationContext(**{**ctx.__dict__, "language": "nl"})
+    planned = plan_requests(ctx, PROMPTS, config, llm=LLMConfig(temperature=0.2, max_tokens=777))
+    for p in planned:
+        assert "Dutch" in p.request.messages[0].content
+        assert (p.request.temperature, p.request.max_tokens, p.request.seed) == (0.2, 777, 0)
+
+
+def test_long_sections_are_cut() -> None:
+    config = GenerateConfig(types=["long_form"], max_section_chars=300)
+    ctx = make_ctx(config)
+    long = ctx.sections["heart-0"].__class__(**{**ctx.sections["heart-0"].__dict__, "text": "word " * 500})
+    ctx = GenerationContext(**{**ctx.__dict__, "sections": {**ctx.sections, "heart-0": long}})
+    planned = plan_requests(ctx, PROMPTS, config)
+    user = planned[0].request.messages[1].content
+    assert "…" in user and user.count("word") < 80
+
+
+def test_prompt_hash_follows_the_prompt_file(tmp_path: Path) -> None:
+    shutil.copytree(PROMPTS, tmp_path / "prompts")
+    config = GenerateConfig(types=["factoid"], phone_region="NL")
+    before = plan_requests(make_ctx(config), tmp_path / "prompts", config)
+    assert {p.meta["prompt_hash"] for p in before} == {load_prompt(tmp_path / "prompts", "factoid").hash}
+    path = tmp_path / "prompts" / "factoid.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("short factual", "brief factual"), encoding="utf-8")
+    after = plan_requests(make_ctx(config), tmp_path / "prompts", config)
+    assert before[0].meta["prompt_hash"] != after[0].meta["prompt_hash"]
+    assert before[0].request != after[0].request
+
+
+def test_few_shot_file_is_used_and_hashed(tmp_path: Path) -> None:
+    shots = tmp_path / "shots.json"
+    shots.write_text('[{"question": "Can I park for free?", "answer": "Yes, for 30 minutes."}]', encoding="utf-8")
+    base = GenerateConfig(types=["long_form"])
+    custom = GenerateConfig(types=["long_form"], few_shot_file=str(shots))
+    default = plan_requests(make_ctx(base), PROMPTS, base)[0]
+    mine = plan_requests(make_ctx(custom), PROMPTS, custom)[0]
+    assert "Can I park for free?" in mine.request.messages[1].content
+    assert mine.meta["prompt_hash"] != default.meta["prompt_hash"]
+    with pytest.raises(PromptError, match="few_shot_file not found"):
+        plan_requests(make_ctx(custom), PROMPTS, GenerateConfig(few_shot_file=str(tmp_path / "missing.json")))
+    shots.write_text('{"not": "a list"}', encoding="utf-8")
+    with pytest.raises(PromptError, match="must be a JSON list"):
+        plan_requests(make_ctx(custom), PROMPTS, custom)
+
+
+def test_malformed_prompt_files_are_reported(tmp_path: Path) -> None:
+    shutil.copytree(PROMPTS, tmp_path / "p")
+    (tmp_path / "p" / "mcq.md").write_text("no markers here", encoding="utf-8")
+    with pytest.raises(PromptError, match="must contain a '=== system ===' line"):
+        plan_requests(make_ctx(), tmp_path / "p", GenerateConfig(types=["mcq"]))
+    (tmp_path / "p" / "mcq.md").write_text("=== system ===\n$unknown\n=== user ===\nhi", encoding="utf-8")
+    with pytest.raises(PromptError, match=r"uses the placeholder \$unknown"):
+        plan_requests(make_ctx(), tmp_path / "p", GenerateConfig(types=["mcq"]))
+    with pytest.raises(PromptError, match="prompt file not found"):
+        plan_requests(make_ctx(), tmp_path / "nowhere", GenerateConfig(types=["mcq"]))
