@@ -48,12 +48,12 @@ def _is_user_error(exc: Exception) -> bool:
 
     if isinstance(exc, BuildError | FileNotFoundError | PermissionError):
         return True
-    try:
-        from qagen.ingest import IngestError
-        from qagen.llm.base import LLMError
-    except ImportError:  # pragma: no cover - partial installs
-        return False
-    return isinstance(exc, IngestError | LLMError)
+    from qagen.generate.prompts import PromptError
+    from qagen.ingest import IngestError
+    from qagen.llm.base import LLMError
+    from qagen.llm.registry import LLMSpecError
+
+    return isinstance(exc, IngestError | LLMError | LLMSpecError | PromptError)
 
 
 class _Force(click.ParamType):

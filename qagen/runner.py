@@ -152,6 +152,7 @@ class Runner:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         reports = []
         with self._lock():
+            self._remove_stale_temp_files()
             manifest = self._load_manifest()
             for stage in self.stages:
                 reports.append(self._run_stage(stage, manifest, stage.name in forced))
@@ -175,6 +176,12 @@ class Runner:
             yield
         finally:
             lock.release()
+
+    def _remove_stale_temp_files(self) -> None:
+        """Delete temp files a killed build left behind (their targets were never replaced)."""
+        for tmp in self.out_dir.rglob(".*.tmp"):
+            if ".cache" not in tmp.relative_to(self.out_dir).parts:
+                tmp.unlink(missing_ok=True)
 
     def _load_manifest(self) -> dict[str, Any]:
         path = self.out_dir / MANIFEST

@@ -235,7 +235,8 @@ def run_generate(ctx: StageContext) -> StageOutput:
         items, failures, info = _generate_with_llm(ctx, gctx, gen_cfg, backend)
     by_type = Counter(it.type for it in items)
     counts.update({"candidates": len(items), **{f"candidates_{k}": v for k, v in sorted(by_type.items())},
-                   "failed_requests": len(failures)})
+                   "failed_requests": sum(f.filter == "generation" for f in failures),
+                   "exact_repeats": sum(f.filter == "exact_repeat" for f in failures)})
     return StageOutput(
         {"candidates.jsonl": items, "generation_failures.jsonl": failures},
         counts=counts,
@@ -253,7 +254,7 @@ def _generate_with_llm(ctx: StageContext, gctx: Any, gen_cfg: Any, backend: Any)
     planned = plan_requests(gctx, ctx.extra.get("prompts_dir"), gen_cfg, llm=ctx.config.llm)
     engine = LLMEngine(llm, ctx.config.llm, cache_path=ctx.cache_dir / "llm.sqlite", progress=ctx.progress)
     if ctx.extra.get("dry_run"):
-        raise DryRun(engine.estimate([p.request for p in planned]), llm.id)
+        raise DryRun(engine.estimate([p.request for p in planned], [p.response_model for p in planned]), llm.id)
     results = engine.run([p.request for p in planned], [p.response_model for p in planned])
     items, failures = items_from_results(
         planned, [r.value for r in results], gctx, llm.id, llm.model, [r.error for r in results]

@@ -34,7 +34,7 @@ def _only(path: Path) -> set[str]:
 
 def test_missing_docs_folder(workdir):
     proc = qagen("build", "nope", "-o", "out", cwd=workdir)
-    _assert_one_line_error(proc, 1, "nope", "does not exist")
+    _assert_one_line_error(proc, 1, "nope", "not found")
     assert _only(workdir) == {"docs"}
 
 

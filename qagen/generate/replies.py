@@ -122,7 +122,21 @@ def items_from_results(
             got = type(value).__name__
             raise TypeError(f"reply {i} of a {plan.kind} request must be a {expected.__name__}; got {got}")
         items += _convert(plan, value, ctx, generator)
-    return items, rejections
+    return _drop_repeats(items, rejections)
+
+
+def _drop_repeats(items: list[Item], rejections: list[Rejection]) -> tuple[list[Item], list[Rejection]]:
+    """A model may write the same question twice for one source; keep the first, record the rest."""
+    seen: set[str] = set()
+    kept: list[Item] = []
+    for n, item in enumerate(items):
+        if item.id in seen:
+            data = {**vars(item), "id": f"{item.id}-repeat{n}"}
+            rejections.append(Rejection(**data, filter="exact_repeat", reason="same question as an earlier item"))
+        else:
+            seen.add(item.id)
+            kept.append(item)
+    return kept, rejections
 
 
 def _base(plan: PlannedRequest, ctx: GenerationContext, generator: GeneratorInfo, question: str) -> dict:

@@ -9,6 +9,8 @@ Optional backend members the engine uses when present:
 
 - ``structured_mode: str`` — how a request's schema reaches the model (``json_schema``,
   ``json_object`` or ``prompt``); a backend may lower it once when the server rejects a mode.
+- ``prepare()`` — import client libraries and check settings (such as the key); the engine
+  calls it once per run before any request, outside every timeout.
 - ``async aclose()`` — release clients bound to the current event loop.
 """
 
@@ -122,7 +124,17 @@ class LLMResult:
 
 @dataclass
 class LLMStats:
-    """Counts of one engine run; ``to_dict()`` goes into the manifest."""
+    """Counts of an engine's runs; ``to_dict()`` goes into the manifest.
+
+    ``requests`` asked = ``cache_hits`` + ``succeeded`` + ``failures`` + ``not_run``.
+    ``requests_sent`` counts API calls (retries and repairs included); tokens and
+    ``cost_usd`` are what those calls used, from the API's ``usage`` (estimated when a server
+    sends none), priced with ``llm.prices`` (``cost_known`` is False without a price).
+    ``errors`` counts failures by kind (``http_500``, ``timeout``, ``invalid_json``,
+    ``wrong_schema``, ``truncated``, ``refusal``, ...). ``structured_mode`` is how schemas
+    reached the model; ``stopped_reason`` says why a run stopped early (budget, a streak of
+    failures, authentication), else None.
+    """
 
     backend: str = ""
     model: str = ""

@@ -1,0 +1,383 @@
+"""The LLM engine: concurrency, pacing, retries, repair, cache, budget and accounting.
+
+Every backend gets the same behaviour: requests run with bounded concurrency and keep
+their order; transient failures are retried with exponential backoff and jitter (honouring
+Retry-After); authentication failures stop the run at once; invalid replies get repair
+requests and are otherwise recorded as failures; completed requests are cached on disk;
+a budget or a streak of failures stops the run cleanly with every result so far kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import time
+from collections import deque
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from qagen.config import Config, LLMConfig
+from qagen.llm.base import (
+    LLM,
+    BadRequestLLMError,
+    Completion,
+    LLMError,
+    LLMRequest,
+    LLMResult,
+    LLMStats,
+    TransientLLMError,
+    Usage,
+)
+from qagen.llm.cache import CachedReply, RequestCache, request_key
+from qagen.llm.errors import classify
+from qagen.llm.limits import Budget, BudgetExceeded, Pacer
+from qagen.llm.loop import run_sync
+from qagen.llm.pricing import cost_of, estimate_prompt_tokens, estimate_tokens, price_for
+from qagen.llm.retry import give_up, retrying
+from qagen.llm.structured import ReplyError, ResponseModels, check_reply, expand_models, repair_request, with_schemas
+
+log = logging.getLogger("qagen.llm")
+
+
+class _Stopped(Exception):
+    """The engine stopped (budget, failure streak) before this call could start."""
+
+
+class _CallFailed(Exception):
+    """A call failed for good (retries exhausted, bad request, backend bug)."""
+
+    def __init__(self, kind: str, message: str, attempts: int = 0) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.attempts = attempts
+
+
+@dataclasses.dataclass
+class _Run:
+    """State of one ``run()``."""
+
+    requests: list[LLMRequest]
+    models: list[type[BaseModel] | None]
+    keys: list[str]
+    results: list[LLMResult | None]
+    cache: RequestCache | None
+    bar: Any
+    probe_done: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    probe_started: bool = False
+
+
+class LLMEngine:
+    """Runs many LLM requests reliably.
+
+    Args:
+        llm: An LLM backend, a spec string (``openai:gpt-4o-mini``) or a LangChain chat model.
+        config: The ``[llm]`` config section (or a whole :class:`~qagen.config.Config`).
+        cache_path: SQLite file of the request cache; None disables caching.
+        progress: Show a progress bar.
+
+    ``stats`` accumulates over every ``run()`` of this engine, and so does the budget; a
+    stop (budget, a streak of failures, authentication) is final for the engine.
+    The first API call of an engine runs alone, so a bad key or an unsupported structured
+    output mode is found with one request rather than ``max_concurrency`` of them.
+    """
+
+    def __init__(
+        self,
+        llm: LLM | str | Any,
+        config: LLMConfig | Config | None = None,
+        cache_path: str | Path | None = None,
+        progress: bool = False,
+    ) -> None:
+        from qagen.llm.registry import get_llm
+
+        self.config = config.llm if isinstance(config, Config) else (config or LLMConfig())
+        self.llm: LLM = get_llm(llm, self.config)
+        self.cache_path = Path(cache_path) if cache_path is not None else None
+        self.progress = progress
+        self.price = price_for(self.llm.model, self.config.prices)
+        if self.config.max_cost_usd is not None and self.price is None:
+            raise ValueError(
+                f"llm.max_cost_usd needs a price for model '{self.llm.model}': "
+                f'add llm.prices."{self.llm.model}" = [prompt, completion] (USD per million tokens)'
+            )
+        self.stats = LLMStats(backend=self.llm.id, model=self.llm.model, cost_known=self.price is not None)
+        self._budget = Budget(self.config.max_requests, self.config.max_cost_usd)
+        self._pacer = Pacer(self.config.requests_per_minute, self.config.tokens_per_minute)
+        self._stopped: str | None = None
+        self._streak = 0
+        self._probed = False
+
+    # ----------------------------------------------------------------- public API
+
+    def run(self, requests: Sequence[LLMRequest], response_model: ResponseModels = None) -> list[LLMResult]:
+        """Run ``requests`` and return one result per request, in order.
+
+        Args:
+            requests: The requests.
+            response_model: A pydantic model every reply must validate against, one model
+                (or None) per request, or None for plain text replies. A request without a
+                ``schema`` gets the model's JSON schema.
+
+        Raises:
+            AuthLLMError: The key was refused (or the quota is exhausted); nothing was retried.
+        """
+        return run_sync(self.arun(requests, response_model))
+
+    async def arun(self, requests: Sequence[LLMRequest], response_model: ResponseModels = None) -> list[LLMResult]:
+        """The async form of :meth:`run`, for callers that already run an event loop."""
+        started = time.monotonic()
+        run = self._prepare(list(requests), response_model)
+        try:
+            pending = self._replay_cache(run)
+            if pending and hasattr(self.llm, "prepare"):
+                self.llm.prepare()
+            await self._execute(run, pending)
+        except LLMError as exc:
+            self._stop(str(exc))
+            raise
+        finally:
+            self.stats.elapsed_s += time.monotonic() - started
+            self.stats.structured_mode = getattr(self.llm, "structured_mode", None)
+            run.bar.close()
+            if run.cache is not None:
+                run.cache.close()
+            self._log_summary()
+        return [self._not_run(run.requests[i]) if r is None else r for i, r in enumerate(run.results)]
+
+    def estimate(self, requests: Sequence[LLMRequest], response_model: ResponseModels = None) -> dict[str, Any]:
+        """What running ``requests`` would send, before any call (for ``--dry-run``).
+
+        Cached requests are counted apart and cost nothing. Completion tokens and cost are
+        upper bounds (every reply at ``max_tokens``), not counting repair requests.
+        """
+        reqs = with_schemas(list(requests), expand_models(response_model, len(requests)))
+        keys = [request_key(self.llm.id, self.llm.model, r) for r in reqs]
+        cached: set[str] = set()
+        if self.cache_path is not None and self.cache_path.exists():
+            with RequestCache(self.cache_path) as cache:
+                cached = set(cache.get_many(keys))
+        todo = [r for r, k in zip(reqs, keys, strict=True) if k not in cached]
+        prompt = sum(estimate_prompt_tokens(r) for r in todo)
+        completion = sum(r.max_tokens for r in todo)
+        cost = cost_of(Usage(prompt, completion), self.price) if self.price else None
+        return {
+            "backend": self.llm.id,
+            "model": self.llm.model,
+            "requests": len(reqs),
+            "cached": len(reqs) - len(todo),
+            "to_send": len(todo),
+            "max_repair_requests": len(todo) * self.config.repair_attempts,
+            "prompt_tokens": prompt,
+            "completion_tokens_max": completion,
+            "cost_usd_max": None if cost is None else round(cost, 6),
+        }
+
+    # ----------------------------------------------------------------- one run
+
+    def _prepare(self, requests: list[LLMRequest], response_model: ResponseModels) -> _Run:
+        from tqdm.auto import tqdm
+
+        models = expand_models(response_model, len(requests))
+        requests = with_schemas(requests, models)
+        self.stats.requests += len(requests)
+        return _Run(
+            requests=requests,
+            models=models,
+            keys=[request_key(self.llm.id, self.llm.model, r) for r in requests],
+            results=[None] * len(requests),
+            cache=RequestCache(self.cache_path) if self.cache_path is not None else None,
+            bar=tqdm(total=len(requests), disable=not self.progress, desc="llm", unit="req", leave=False),
+        )
+
+    def _replay_cache(self, run: _Run) -> deque[int]:
+        """Fill results from valid cached replies; return the indices still to send."""
+        hits = run.cache.get_many(run.keys) if run.cache is not None else {}
+        pending: deque[int] = deque()
+        for i, key in enumerate(run.keys):
+            hit = hits.get(key)
+            if hit is not None:
+                try:
+                    checked = check_reply(Completion(hit.text), run.requests[i], run.models[i])
+                except ReplyError:
+                    hit = None  # stale (the response model changed): ask again
+                else:
+                    run.results[i] = LLMResult(
+                        run.requests[i], checked.value, hit.text, None, True, hit.usage, 0, checked.data
+                    )
+                    self.stats.cache_hits += 1
+                    run.bar.update()
+            if hit is None:
+                pending.append(i)
+        return pending
+
+    async def _execute(self, run: _Run, pending: deque[int]) -> None:
+        n_workers = min(self.config.max_concurrency, len(pending))
+        tasks = [asyncio.create_task(self._worker(run, pending)) for _ in range(n_workers)]
+        if not tasks:
+            return
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        finally:  # an error in one worker, or Ctrl-C, ends them all
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        for task in done:
+            if not task.cancelled() and task.exception() is not None:
+                raise task.exception()  # type: ignore[misc]
+
+    async def _worker(self, run: _Run, pending: deque[int]) -> None:
+        while pending and self._stopped is None:
+            i = pending.popleft()
+            run.results[i] = await self._one(run, i)
+            run.bar.update()
+
+    async def _one(self, run: _Run, i: int) -> LLMResult:
+        """One request: call, validate, repair until valid or out of attempts."""
+        original, model = run.requests[i], run.models[i]
+        request, usage, attempts = original, Usage(), 0
+        last: tuple[str, ReplyError] | None = None
+        for round_ in range(self.config.repair_attempts + 1):
+            try:
+                completion, n = await self._call(run, request)
+            except _Stopped as exc:
+                if last is None:
+                    return self._not_run(original)
+                return self._failed(original, "stopped", f"{last[1]}; repair not run ({exc})", last[0], usage, attempts)
+            except _CallFailed as exc:
+                text = last[0] if last else None
+                return self._failed(original, exc.kind, str(exc), text, usage, attempts + exc.attempts)
+            attempts, usage = attempts + n, usage + completion.usage
+            try:
+                checked = check_reply(completion, original, model)
+            except ReplyError as exc:
+                last = (completion.text or completion.refusal or "", exc)
+                if exc.kind == "refusal" or round_ == self.config.repair_attempts:
+                    break
+                self.stats.repairs += 1
+                request = repair_request(original, completion.text, exc)
+                continue
+            if run.cache is not None:
+                run.cache.put(run.keys[i], self.llm.id, self.llm.model, CachedReply(completion.text, usage, attempts))
+            self._streak = 0
+            self.stats.succeeded += 1
+            return LLMResult(original, checked.value, completion.text, None, False, usage, attempts, checked.data)
+        assert last is not None
+        repairs = f" (after {round_} repair request{'s' if round_ != 1 else ''})" if round_ else ""
+        return self._failed(original, last[1].kind, f"{last[1]}{repairs}", last[0], usage, attempts)
+
+    # ----------------------------------------------------------------- one call
+
+    async def _call(self, run: _Run, request: LLMRequest) -> tuple[Completion, int]:
+        """One API call with retries; returns the completion and the number of attempts."""
+        probe = await self._await_probe(run)
+        worst_tokens = estimate_prompt_tokens(request, conservative=True) + request.max_tokens
+        worst_cost = cost_of(Usage(worst_tokens - request.max_tokens, request.max_tokens), self.price)
+        attempts = 0
+        try:
+            async for attempt in retrying(self.config, self._on_retry):
+                with attempt:
+                    self._reserve(worst_cost)
+                    await self._pacer.acquire(worst_tokens)
+                    attempts += 1
+                    completion = await self._send(request, worst_cost)
+            return completion, attempts
+        except TransientLLMError as exc:
+            raise _CallFailed(*give_up(exc, attempts, self.config), attempts) from None
+        except BadRequestLLMError as exc:
+            raise _CallFailed("bad_request", str(exc), attempts) from None
+        except _CallFailed as exc:
+            exc.attempts = attempts
+            raise
+        except LLMError as exc:  # authentication or quota: stop before anyone else sends
+            self._stop(str(exc))
+            raise
+        finally:
+            if probe:
+                self._probed = True
+                run.probe_done.set()
+
+    async def _await_probe(self, run: _Run) -> bool:
+        """Let the engine's first call run alone; True when this call is that probe."""
+        if self._probed:
+            return False
+        if not run.probe_started:
+            run.probe_started = True
+            return True
+        await run.probe_done.wait()
+        return False
+
+    def _reserve(self, worst_cost: float) -> None:
+        if self._stopped is not None:
+            raise _Stopped(self._stopped)
+        try:
+            self._budget.reserve(worst_cost)
+        except BudgetExceeded as exc:
+            self._stop(str(exc))
+            raise _Stopped(str(exc)) from None
+
+    async def _send(self, request: LLMRequest, worst_cost: float) -> Completion:
+        self.stats.requests_sent += 1
+        try:
+            async with asyncio.timeout(self.config.timeout_s):
+                completion = await self.llm.complete(request)
+        except BaseException as exc:
+            self._budget.settle(worst_cost, 0.0)
+            if isinstance(exc, TimeoutError):
+                raise TransientLLMError(f"timed out after {self.config.timeout_s:g} s") from None
+            if isinstance(exc, LLMError) or not isinstance(exc, Exception):
+                raise
+            mapped = classify(exc)
+            if mapped is None:
+                raise _CallFailed("backend_error", f"backend error: {type(exc).__name__}") from None
+            raise mapped from None
+        if not completion.usage_reported:
+            completion = dataclasses.replace(completion, usage=_estimated_usage(request, completion))
+        cost = cost_of(completion.usage, self.price)
+        self._budget.settle(worst_cost, cost)
+        self.stats.prompt_tokens += completion.usage.prompt_tokens
+        self.stats.completion_tokens += completion.usage.completion_tokens
+        self.stats.cost_usd += cost
+        return completion
+
+    def _on_retry(self, retry_after: float | None) -> None:
+        self.stats.retries += 1
+        if retry_after:
+            self._pacer.pause(retry_after)  # a 429 with Retry-After holds every request, not only this one
+
+    # ----------------------------------------------------------------- bookkeeping
+
+    def _stop(self, reason: str) -> None:
+        if self._stopped is None:
+            self._stopped = reason
+            self.stats.stopped_reason = reason
+            log.warning("llm: stopping: %s", reason)
+
+    def _failed(
+        self, request: LLMRequest, kind: str, message: str, text: str | None, usage: Usage, attempts: int
+    ) -> LLMResult:
+        self.stats.failures += 1
+        self.stats.errors[kind] = self.stats.errors.get(kind, 0) + 1
+        self._streak += 1
+        if self._streak >= self.config.max_consecutive_failures:
+            self._stop(f"{self._streak} consecutive failures (last: {message})")
+        return LLMResult(request, None, text, message, False, usage, attempts)
+
+    def _not_run(self, request: LLMRequest) -> LLMResult:
+        self.stats.not_run += 1
+        return LLMResult(request, error=f"not run: stopped ({self._stopped})")
+
+    def _log_summary(self) -> None:
+        s = self.stats
+        log.info(
+            "llm %s: %d requests, %d cached, %d sent, %d retries, %d repairs, %d failed, %d+%d tokens, %.4f USD",
+            s.backend, s.requests, s.cache_hits, s.requests_sent, s.retries, s.repairs, s.failures,
+            s.prompt_tokens, s.completion_tokens, s.cost_usd,
+        )  # fmt: skip
+
+
+def _estimated_usage(request: LLMRequest, completion: Completion) -> Usage:
+    return Usage(estimate_prompt_tokens(request), estimate_tokens(completion.text))

@@ -1,0 +1,115 @@
+"""Backends by spec string: ``openai:gpt-4o-mini``, ``openai:<model>@<base_url>``, ...
+
+A plain dict maps a spec's prefix to a factory ``(rest, config) -> LLM``; third-party code
+adds backends with :func:`register_backend`. Everywhere qagen takes an LLM it accepts a
+backend object, a spec string, or a LangChain chat model (wrapped).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from qagen.config import Config, LLMConfig
+from qagen.llm.base import LLM
+
+Factory = Callable[[str, LLMConfig], LLM]
+
+_URL = re.compile(r"^(?P<model>.+?)@(?P<url>https?://\S+)$")
+
+
+class LLMSpecError(ValueError):
+    """A spec string that names no usable LLM backend."""
+
+
+def _openai(rest: str, config: LLMConfig) -> LLM:
+    from qagen.llm.openai_backend import OpenAIBackend
+
+    match = _URL.match(rest)
+    model, base_url = (match["model"], match["url"]) if match else (rest, config.base_url)
+    if not model:
+        raise LLMSpecError("llm.backend 'openai' needs a model: openai:<model>[@<base_url>], e.g. openai:gpt-4o-mini")
+    return OpenAIBackend(
+        model,
+        base_url=base_url,
+        api_key_env=config.api_key_env,
+        timeout_s=config.timeout_s,
+        structured_output=config.structured_output,
+    )
+
+
+def _not_an_llm(rest: str, config: LLMConfig) -> LLM:
+    raise LLMSpecError(
+        "'extractive' is not an LLM: it generates questions from the text itself, and the generation"
+        " stage uses it directly; pass an LLM spec such as openai:<model>[@<base_url>] to get_llm"
+    )
+
+
+def _needs_local(rest: str, config: LLMConfig) -> LLM:
+    raise LLMSpecError(
+        "local GGUF models (llm.backend 'local' or 'llamacpp:<gguf>') need the optional local support,"
+        " which this build does not include yet: install it with pip install 'qagen[local]' when available,"
+        " or use --llm extractive or openai:<model>@<base_url> (for example a llama.cpp server)"
+    )
+
+
+def _langchain_spec(rest: str, config: LLMConfig) -> LLM:
+    raise LLMSpecError(
+        "the langchain backend takes a model object, not a string: pass a LangChain chat model"
+        " (for example ChatOpenAI(...)) to the Python API"
+    )
+
+
+BACKENDS: dict[str, Factory] = {
+    "openai": _openai,
+    "langchain": _langchain_spec,
+    "local": _needs_local,
+    "llamacpp": _needs_local,
+    "extractive": _not_an_llm,
+}
+
+
+def register_backend(name: str, factory: Factory) -> None:
+    """Make ``name:<rest>`` specs build LLMs with ``factory(rest, config)`` (replaces any existing one)."""
+    if not re.fullmatch(r"[a-z][a-z0-9_-]*", name):
+        raise ValueError(f"backend name must be lower-case letters, digits, '_' or '-'; got {name!r}")
+    BACKENDS[name] = factory
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    """Split ``name:rest`` (``rest`` may be empty)."""
+    name, _, rest = spec.strip().partition(":")
+    return name.strip().lower(), rest.strip()
+
+
+def get_llm(llm: LLM | str | Any, config: LLMConfig | Config | None = None) -> LLM:
+    """An LLM from a backend object, a spec string, or a LangChain chat model.
+
+    Args:
+        llm: ``"openai:gpt-4o-mini"``, ``"openai:<model>@http://127.0.0.1:8000/v1"``, an
+            object with ``id``, ``model`` and ``async complete(request)``, or a LangChain
+            ``BaseChatModel``.
+        config: The ``[llm]`` section (or a whole Config); defaults when None.
+
+    Raises:
+        LLMSpecError: The spec names no usable backend (the message says what to use).
+    """
+    cfg = config.llm if isinstance(config, Config) else (config or LLMConfig())
+    if isinstance(llm, str):
+        name, rest = parse_spec(llm)
+        factory = BACKENDS.get(name)
+        if factory is None:
+            valid = "openai:<model>[@<base_url>], " + ", ".join(sorted(n for n in BACKENDS if n != "openai"))
+            raise LLMSpecError(f"unknown LLM backend '{llm}'; valid: {valid}")
+        return factory(rest, cfg)
+    from qagen.llm.langchain_backend import LangChainBackend, is_langchain_chat_model
+
+    if is_langchain_chat_model(llm):
+        return LangChainBackend(llm, structured_output=cfg.structured_output)
+    if isinstance(llm, LLM):
+        return llm
+    raise TypeError(
+        f"llm must be a spec string, an LLM backend (id, model, async complete) or a LangChain chat model;"
+        f" got {type(llm).__name__}"
+    )

@@ -1,0 +1,167 @@
+"""Structured output: parse a reply, validate it, and build the repair request.
+
+A reply is JSON (optionally inside a Markdown code fence); it is validated with the
+request's pydantic model, or with its JSON schema (``jsonschema``) when no model is given.
+Nothing is coerced into shape: a reply that does not validate gets a repair request that
+shows the model its output and the error, and otherwise becomes a recorded failure.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from qagen.llm.base import Completion, LLMRequest, Message
+
+SCHEMA_INSTRUCTION = "Reply with only a JSON object, no other text, that conforms to this JSON schema:\n{schema}"
+REPAIR_INSTRUCTION = (
+    "Your previous reply could not be used: {error}.\n"
+    "Reply again with only the corrected JSON object, no other text, keeping the content that was right."
+)
+TRUNCATED_HINT = "it was cut off at the token limit, so keep the reply shorter"
+MAX_ERROR_CHARS = 300
+ResponseModels = type[BaseModel] | Sequence[type[BaseModel] | None] | None
+_FENCE = re.compile(r"^\s*```[A-Za-z0-9_-]*\s*\n(.*?)\n?\s*```\s*$", re.DOTALL)
+
+
+class ReplyError(ValueError):
+    """A reply that cannot be used. ``kind`` is a short tag counted in the stats."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclasses.dataclass(frozen=True)
+class Checked:
+    """A reply that passed validation."""
+
+    value: BaseModel | None
+    data: Any
+
+
+def schema_instruction(schema: dict[str, Any]) -> str:
+    """The text that asks for JSON matching ``schema`` (for servers without schema support)."""
+    return SCHEMA_INSTRUCTION.format(schema=json.dumps(schema, ensure_ascii=False, separators=(",", ":")))
+
+
+def with_schema_in_prompt(messages: tuple[Message, ...], schema: dict[str, Any]) -> tuple[Message, ...]:
+    """Append the schema instruction to the last user message (or add a user message)."""
+    instruction = schema_instruction(schema)
+    for i in range(len(messages) - 1, -1, -1):
+        if messages[i].role == "user":
+            merged = Message("user", f"{messages[i].content}\n\n{instruction}")
+            return (*messages[:i], merged, *messages[i + 1 :])
+    return (*messages, Message("user", instruction))
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 1] + "…"
+
+
+def extract_json(text: str) -> Any:
+    """Parse the JSON value in ``text``; a Markdown code fence around it is allowed."""
+    stripped = text.strip()
+    fence = _FENCE.match(stripped)
+    if fence:
+        stripped = fence.group(1).strip()
+    if not stripped:
+        raise ReplyError("empty", "empty reply")
+    try:
+        return json.loads(stripped)
+    except json.JSONDecodeError as exc:
+        start = min((i for i in (stripped.find("{"), stripped.find("[")) if i >= 0), default=-1)
+        if start > 0:
+            try:
+                value, end = json.JSONDecoder().raw_decode(stripped, start)
+            except json.JSONDecodeError:
+                pass
+            else:
+                if not stripped[end:].strip():
+                    return value
+        raise ReplyError("invalid_json", f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
+def pydantic_error(exc: ValidationError) -> str:
+    """One line naming each failing field and what was wrong (never the offending values)."""
+    parts = []
+    for err in exc.errors()[:5]:
+        loc = ".".join(str(p) for p in err["loc"]) or "(root)"
+        parts.append(f"{loc}: {err['msg']}")
+    more = f" (+{exc.error_count() - 5} more)" if exc.error_count() > 5 else ""
+    return _short("; ".join(parts) + more)
+
+
+def _validate_schema(data: Any, schema: dict[str, Any]) -> None:
+    import jsonschema
+
+    validator_cls = jsonschema.validators.validator_for(schema)
+    error = jsonschema.exceptions.best_match(validator_cls(schema).iter_errors(data))
+    if error is not None:
+        where = ".".join(str(p) for p in error.absolute_path) or "(root)"
+        raise ReplyError("wrong_schema", _short(f"{where}: {error.message}"))
+
+
+def check_reply(completion: Completion, request: LLMRequest, response_model: type[BaseModel] | None) -> Checked:
+    """Validate one reply; raise :class:`ReplyError` saying why it cannot be used."""
+    if completion.refusal or completion.finish_reason == "content_filter":
+        raise ReplyError("refusal", "the model refused to answer")
+    truncated = completion.finish_reason == "length"
+    if response_model is None and request.schema is None:
+        if not completion.text.strip():
+            raise ReplyError("empty", "empty reply")
+        return Checked(None, None)
+    try:
+        data = extract_json(completion.text)
+        if response_model is not None:
+            try:
+                return Checked(response_model.model_validate(data), data)
+            except ValidationError as exc:
+                raise ReplyError("wrong_schema", f"reply does not match the schema: {pydantic_error(exc)}") from None
+        assert request.schema is not None
+        _validate_schema(data, request.schema)
+        return Checked(None, data)
+    except ReplyError as exc:
+        if truncated:
+            raise ReplyError("truncated", f"reply truncated at max_tokens={request.max_tokens} ({exc})") from None
+        raise
+
+
+def repair_request(original: LLMRequest, reply: str, error: ReplyError) -> LLMRequest:
+    """The original request followed by the invalid reply and a request to fix it."""
+    reason = f"{error}; {TRUNCATED_HINT}" if error.kind == "truncated" else str(error)
+    messages = (
+        *original.messages,
+        Message("assistant", reply),
+        Message("user", REPAIR_INSTRUCTION.format(error=reason)),
+    )
+    return dataclasses.replace(original, messages=messages)
+
+
+def expand_models(response_model: ResponseModels, n: int) -> list[type[BaseModel] | None]:
+    """One response model (or None) per request."""
+    if response_model is None or isinstance(response_model, type):
+        return [response_model] * n
+    models = list(response_model)
+    if len(models) != n:
+        raise ValueError(f"response_model must be one model or one per request ({n}); got {len(models)}")
+    return models
+
+
+def with_schemas(requests: list[LLMRequest], models: list[type[BaseModel] | None]) -> list[LLMRequest]:
+    """Give each request without a schema the JSON schema of its response model."""
+    schemas: dict[type[BaseModel], dict[str, Any]] = {}
+    out = []
+    for request, model in zip(requests, models, strict=True):
+        if model is not None and request.schema is None:
+            if model not in schemas:
+                schemas[model] = model.model_json_schema()
+            request = dataclasses.replace(request, schema=schemas[model])
+        out.append(request)
+    return out

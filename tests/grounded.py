@@ -1,0 +1,42 @@
+"""A responder for the fake OpenAI server that answers like a careful model would.
+
+Questions about the section it was shown, answers copied from that section, the requested
+entity in factoid answers, MCQ options with the correct one taken from the passages. Used by
+the build tests and the benchmarks (``python tests/llm_server.py --responder grounded``).
+"""
+
+from __future__ import annotations
+
+import re
+
+_QUOTED = re.compile(r'"""\n(.*?)\n"""', re.S)
+
+
+def _sentences(text: str) -> list[str]:
+    parts = [p.strip() for p in re.split(r"(?<=[.!?])\s+|\n+", text) if len(p.strip()) > 25]
+    return parts or [text.strip()[:200] or "See the section."]
+
+
+def grounded_responder(body: dict) -> dict:
+    """Replies built from the passages in the prompt, in the shape each prompt asks for."""
+    # the first user message holds the task; a repair request appends the invalid reply and
+    # the validation error after it, and gets the same kind of answer
+    prompt = next(m["content"] for m in body["messages"] if m["role"] == "user")
+    blocks = _QUOTED.findall(prompt) or [prompt]
+    sents = _sentences(blocks[0])
+    subject = re.search(r"Section: (.*)", prompt)
+    topic = subject.group(1).strip() if subject else "this service"
+    if '{"candidates"' in prompt:
+        return {"candidates": [
+            {"question": f"What should I know about {topic.lower()} ({i + 1})?", "answer": s, "score": 5 - i % 3}
+            for i, s in enumerate(sents[:3])
+        ]}
+    if "correct_answer" in prompt:
+        others = [s for b in blocks[1:] for s in _sentences(b)] + sents[1:]
+        distractors = [f"Only on weekends, by appointment {k}." for k in range(3)]
+        return {"question": f"Which statement about {topic.lower()} is correct?", "correct_answer": sents[0][:190],
+                "distractors": distractors, "rationale": f"The passage says: {sents[0][:120]} {len(others)}"}
+    entity = re.search(r"answer is the [\w -]+? (\S+@\S+|\+?[\d()][\d ()\-.]{5,}\d|https?://\S+|www\.\S+)\.?\n",
+                       prompt)
+    value = entity.group(1).rstrip(".") if entity else sents[0]
+    return {"question": f"How can I contact {topic.lower()}?", "answer": f"You can use {value}."}

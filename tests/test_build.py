@@ -1,0 +1,173 @@
+"""`qagen build` end to end on the bundled examples: valid artifacts, reruns skip, kills resume,
+same seed gives byte-identical artifacts.
+
+Most tests use the fast stand-ins (TF-IDF embeddings, PCA + k-means topics) so they stay quick;
+`test_real_components_end_to_end` runs the default path (MiniLM, UMAP, HDBSCAN).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from qagen import build
+from qagen.artifacts import JSONL_RECORDS
+from qagen.records import RECORD_TYPES
+from qagen.schemas import SCHEMA_DIR
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples" / "docs"
+FAST = [
+    "embed.backend=tfidf",
+    "topics.reducer=pca",
+    "topics.clusterer=kmeans",
+    "topics.n_clusters=6",
+    "folds.samples_total=60",
+]
+NOT_ARTIFACTS = {"manifest.json", ".qagen.lock"}
+
+
+def artifact_bytes(out: Path) -> dict[str, bytes]:
+    """Every artifact file under ``out`` (not the manifest, the lock or the caches)."""
+    files = {}
+    for path in sorted(out.rglob("*")):
+        rel = path.relative_to(out)
+        if path.is_file() and rel.parts[0] != ".cache" and rel.name not in NOT_ARTIFACTS:
+            files[rel.as_posix()] = path.read_bytes()
+    return files
+
+
+@pytest.fixture(scope="module")
+def fast_build(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("build") / "out"
+    build(EXAMPLES, out, overrides=FAST)
+    return out
+
+
+def _validators() -> dict[str, jsonschema.Draft202012Validator]:
+    name_of = {cls: name for name, cls in RECORD_TYPES.items()}
+    return {
+        fname: jsonschema.Draft202012Validator(json.loads((SCHEMA_DIR / f"{name_of[cls]}.schema.json").read_text()))
+        for fname, cls in JSONL_RECORDS.items()
+    }
+
+
+def test_every_artifact_line_is_valid_against_its_schema(fast_build):
+    for fname, validator in _validators().items():
+        lines = (fast_build / fname).read_text().splitlines()
+        for line in lines:
+            validator.validate(json.loads(line))
+    items = [json.loads(x) for x in (fast_build / "items.jsonl").read_text().splitlines()]
+    assert {it["type"] for it in items} == {"long_form", "factoid", "mcq"}
+    assert {(it["fold"], it["split"]) for it in items} == {(f, s) for f in (1, 2) for s in ("validation", "test")}
+
+
+def test_manifest_records_every_stage(fast_build):
+    manifest = json.loads((fast_build / "manifest.json").read_text())
+    assert manifest["schema_version"] == "1.0"
+    for name in ("parse", "pages", "embed", "topics", "folds", "generate", "filter", "splits"):
+        entry = manifest["stages"][name]
+        assert entry["status"] == "ok" and len(entry["fingerprint"]) == 64
+        assert entry["outputs"]
+    assert manifest["stages"]["parse"]["counts"]["parsed"] == 15
+
+
+def test_rerun_skips_every_stage_and_force_reruns(fast_build, tmp_path):
+    before = artifact_bytes(fast_build)
+    result = build(EXAMPLES, fast_build, overrides=FAST)
+    assert result.ran == []
+    assert set(result.skipped) >= {"parse", "generate", "splits"}
+    assert artifact_bytes(fast_build) == before
+    result = build(EXAMPLES, fast_build, overrides=FAST, force=["generate"])
+    assert result.ran[0] == "generate"
+    assert artifact_bytes(fast_build) == before
+
+
+def test_config_change_reruns_from_the_changed_stage(fast_build, tmp_path):
+    out = tmp_path / "out"
+    build(EXAMPLES, out, overrides=FAST, until="folds")
+    result = build(EXAMPLES, out, overrides=[*FAST, "filter.keep_per_section=2"])
+    assert "parse" in result.skipped and "topics" in result.skipped
+    assert "filter" in result.ran
+
+
+def test_same_seed_gives_byte_identical_artifacts(fast_build, tmp_path):
+    other = tmp_path / "again"
+    build(EXAMPLES, other, overrides=FAST)
+    assert artifact_bytes(other) == artifact_bytes(fast_build)
+
+
+def test_different_seed_changes_the_folds(fast_build, tmp_path):
+    other = tmp_path / "seed"
+    build(EXAMPLES, other, overrides=[*FAST, "seed=1"], until="folds")
+    assert (other / "assignments.jsonl").read_bytes() != (fast_build / "assignments.jsonl").read_bytes()
+
+
+def _cli(out: Path, *extra: str) -> list[str]:
+    args = [sys.executable, "-m", "qagen.cli", "build", str(EXAMPLES), "-o", str(out), "-q"]
+    for item in FAST:
+        args += ["--set", item]
+    return args + list(extra)
+
+
+def _wait_for_stage(out: Path, proc: subprocess.Popen, stage: str, timeout: float = 120) -> None:
+    manifest = out / "manifest.json"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        if manifest.is_file():
+            try:
+                if stage in json.loads(manifest.read_text())["stages"]:
+                    return
+            except (ValueError, KeyError):
+                pass
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize(
+    ("after_stage", "sig"),
+    [("parse", signal.SIGKILL), ("embed", signal.SIGKILL), ("folds", signal.SIGKILL), ("pages", signal.SIGINT)],
+)
+def test_killed_build_resumes_to_identical_artifacts(fast_build, tmp_path, after_stage, sig):
+    out = tmp_path / "out"
+    proc = subprocess.Popen(_cli(out), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _wait_for_stage(out, proc, after_stage)
+    os.kill(proc.pid, sig)
+    proc.wait(timeout=60)
+    # nothing half-written: every JSONL line that exists parses
+    for path in out.glob("*.jsonl"):
+        for line in path.read_text().splitlines():
+            json.loads(line)
+    rerun = subprocess.run(_cli(out), capture_output=True, text=True)
+    assert rerun.returncode == 0, rerun.stderr
+    assert artifact_bytes(out) == artifact_bytes(fast_build)
+    assert not list(out.rglob(".*.tmp"))
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["stages"][after_stage]["skipped"] is True
+
+
+def test_dry_run_with_extractive_makes_no_requests(tmp_path):
+    result = build(EXAMPLES, tmp_path / "out", overrides=FAST, dry_run=True)
+    assert result.estimate == {"requests": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}
+    assert not (tmp_path / "out" / "candidates.jsonl").exists()
+
+
+@pytest.mark.slow
+def test_real_components_end_to_end(tmp_path):
+    """Default path: MiniLM embeddings, UMAP + HDBSCAN topics, on the examples."""
+    out = tmp_path / "out"
+    build(EXAMPLES, out, overrides=["folds.samples_total=80"])
+    topics = json.loads((out / "topics.json").read_text())
+    assert len(topics["topics"]) >= 2
+    assert topics["params"]["reducer"] == "umap"
+    items = [json.loads(x) for x in (out / "items.jsonl").read_text().splitlines()]
+    assert {it["type"] for it in items} == {"long_form", "factoid", "mcq"}
+    crosseval = json.loads((out / "crosseval.json").read_text())
+    assert crosseval

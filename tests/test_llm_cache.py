@@ -1,0 +1,194 @@
+"""The request cache: keys, reuse only when valid, and resume after SIGKILL without repeated requests."""
+
+from __future__ import annotations
+
+import dataclasses
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from llm_server import FakeOpenAIServer, fast_config, invalid_json
+from pydantic import BaseModel
+
+from qagen.llm import LLMEngine, LLMRequest, Message
+from qagen.llm.cache import RequestCache, request_key
+
+
+class QA(BaseModel):
+    question: str
+    answer: str
+
+
+class Other(BaseModel):
+    title: str
+
+
+def requests(n: int, **kw) -> list[LLMRequest]:
+    return [LLMRequest((Message("system", "be brief"), Message("user", f"item {i}")), **kw) for i in range(n)]
+
+
+@pytest.fixture
+def server():
+    with FakeOpenAIServer(latency=0.01) as srv:
+        yield srv
+
+
+def engine(server, cache: Path, **overrides) -> LLMEngine:
+    return LLMEngine(f"openai:fake-model@{server.url}", fast_config(**overrides), cache_path=cache)
+
+
+# ----------------------------------------------------------------- keys
+
+BASE = LLMRequest((Message("user", "hi"),), schema={"type": "object"}, temperature=0.5, max_tokens=10, seed=1)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"messages": (Message("user", "hi!"),)},
+        {"messages": (Message("system", "hi"),)},
+        {"schema": {"type": "array"}},
+        {"schema": None},
+        {"temperature": 0.6},
+        {"max_tokens": 11},
+        {"seed": 2},
+        {"sample_index": 1},
+        {"schema_name": "other"},
+    ],
+)
+def test_every_defining_field_changes_the_key(change):
+    assert request_key("openai:m", "m", dataclasses.replace(BASE, **change)) != request_key("openai:m", "m", BASE)
+
+
+def test_key_ignores_the_tag_and_names_backend_and_model():
+    assert request_key("openai:m", "m", dataclasses.replace(BASE, tag="x")) == request_key("openai:m", "m", BASE)
+    assert request_key("openai:m@http://a/v1", "m", BASE) != request_key("openai:m", "m", BASE)
+    assert request_key("openai:m", "n", BASE) != request_key("openai:m", "m", BASE)
+    assert len(request_key("openai:m", "m", BASE)) == 64
+
+
+# ----------------------------------------------------------------- reuse
+
+
+def test_rerun_pays_nothing_and_gives_the_same_values(server, tmp_path):
+    cache = tmp_path / "llm.sqlite"
+    first = engine(server, cache).run(requests(10), QA)
+    rerun_engine = engine(server, cache, max_concurrency=2, max_retries=1)  # settings that define no request
+    second = rerun_engine.run(requests(10), QA)
+    assert server.count() == 10
+    assert [r.value for r in second] == [r.value for r in first] and all(r.cached for r in second)
+    assert all(r.attempts == 0 and r.usage == f.usage for r, f in zip(second, first, strict=True))
+    stats = rerun_engine.stats
+    assert (stats.cache_hits, stats.requests_sent, stats.prompt_tokens, stats.cost_usd) == (10, 0, 0, 0.0)
+    assert rerun_engine.estimate(requests(10), QA)["to_send"] == 0
+
+
+def test_a_changed_request_misses_the_cache(server, tmp_path):
+    cache = tmp_path / "llm.sqlite"
+    engine(server, cache).run(requests(4), QA)
+    engine(server, cache).run(requests(4, temperature=0.1), QA)
+    assert server.count() == 8
+
+
+def test_cached_reply_is_reused_only_when_it_validates(server, tmp_path):
+    cache = tmp_path / "llm.sqlite"
+    reqs = requests(3, schema=QA.model_json_schema())
+    engine(server, cache).run(reqs, QA)
+    # Same requests (same key), but the caller now expects another model: the cached text fails it.
+    server.responder = lambda body: {"title": "T"}
+    results = engine(server, cache).run(reqs, Other)
+    assert server.count() == 6 and all(r.ok and not r.cached and r.value == Other(title="T") for r in results)
+
+
+def test_failures_are_not_cached(server, tmp_path):
+    cache = tmp_path / "llm.sqlite"
+    server.script(invalid_json())
+    [failed] = engine(server, cache, repair_attempts=0).run(requests(1), QA)
+    assert not failed.ok
+    [again] = engine(server, cache, repair_attempts=0).run(requests(1), QA)
+    assert again.ok and not again.cached and server.count() == 2
+    with RequestCache(cache) as rows:
+        assert len(rows) == 1
+
+
+def test_a_budget_stop_then_a_rerun_sends_only_the_rest(server, tmp_path):
+    cache = tmp_path / "llm.sqlite"
+    stopped = engine(server, cache, max_requests=4).run(requests(10), QA)
+    assert sum(r.ok for r in stopped) == 4
+    resumed = engine(server, cache).run(requests(10), QA)
+    assert all(r.ok for r in resumed) and sum(r.cached for r in resumed) == 4 and server.count() == 10
+
+
+def test_an_unreadable_cache_file_says_what_to_do(server, tmp_path):
+    cache = tmp_path / "llm.sqlite"
+    cache.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(ValueError, match=r"cannot be used .*; delete it to start a new cache"):
+        engine(server, cache).run(requests(1), QA)
+
+
+# ----------------------------------------------------------------- SIGKILL and resume
+
+WORKER = textwrap.dedent(
+    """
+    import sys
+    from pydantic import BaseModel
+    from qagen.config import LLMConfig
+    from qagen.llm import LLMEngine, LLMRequest, Message
+
+    class QA(BaseModel):
+        question: str
+        answer: str
+
+    url, cache, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    reqs = [LLMRequest((Message("system", "be brief"), Message("user", f"item {i}"))) for i in range(n)]
+    engine = LLMEngine(f"openai:fake-model@{url}", LLMConfig(max_concurrency=4), cache_path=cache)
+    results = engine.run(reqs, QA)
+    print(sum(r.ok for r in results), engine.stats.cache_hits, engine.stats.requests_sent, flush=True)
+    """
+)
+
+
+def _spawn(url: str, cache: Path, n: int) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-c", WORKER, url, str(cache), str(n)], stdout=subprocess.PIPE, text=True)
+
+
+def _cached_items(cache: Path, url: str, n: int) -> set[int]:
+    """Which items the killed run completed: their keys are in the cache (schema filled from QA)."""
+    schema = QA.model_json_schema()
+    keys = {
+        request_key(f"openai:fake-model@{url}", "fake-model", dataclasses.replace(r, schema=schema)): i
+        for i, r in enumerate(requests(n))
+    }
+    with RequestCache(cache) as rows:
+        assert len(rows) == len(rows.get_many(keys))  # nothing else was written
+        return {keys[k] for k in rows.get_many(keys)}
+
+
+def test_sigkill_midway_then_rerun_repeats_no_completed_request(tmp_path):
+    n = 48
+    cache = tmp_path / "llm.sqlite"
+    with FakeOpenAIServer(latency=0.05) as srv:
+        proc = _spawn(srv.url, cache, n)
+        deadline = time.monotonic() + 60
+        while srv.count() < n // 3 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        assert proc.returncode == -signal.SIGKILL, "the worker finished before it could be killed"
+        first_run = srv.user_texts()
+        done = _cached_items(cache, srv.url, n)
+        assert 0 < len(done) < n
+
+        srv.reset_log()
+        rerun = _spawn(srv.url, cache, n)
+        out, _ = rerun.communicate(timeout=60)
+        resent = srv.user_texts()
+
+    ok, hits, sent = map(int, out.split())
+    assert ok == n and hits == len(done) and sent == n - len(done)
+    assert sorted(resent) == sorted(f"item {i}" for i in range(n) if i not in done)  # the server saw only the rest
+    assert {f"item {i}" for i in done} <= set(first_run)

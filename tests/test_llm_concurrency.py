@@ -1,0 +1,100 @@
+"""Bounded concurrency, client-side rate limits and the 429 pause, measured at a real local server."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+
+import pytest
+from llm_server import FakeOpenAIServer, ServerProcess, fast_config, rate_limit
+
+from qagen.llm import LLMEngine, LLMRequest, Message
+
+
+def requests(n: int, tag: str = "item", **kw) -> list[LLMRequest]:
+    return [LLMRequest((Message("user", f"{tag} {i}"),), **kw) for i in range(n)]
+
+
+def starts(server: FakeOpenAIServer) -> list[float]:
+    return sorted(r.t_start for r in server.chat_requests)
+
+
+@pytest.mark.parametrize("concurrency", [4, 8])
+def test_wall_time_follows_max_concurrency(concurrency):
+    """The one timing assertion of this suite: 64 requests at 200 ms take ~64 x 0.2 / concurrency.
+
+    The server runs in its own process so that its CPU time does not count against the client.
+    On a loaded machine a run can only get slower, never faster, so the best of up to three
+    runs is compared (as ``timeit`` does); every run must respect the lower bound.
+    """
+    expected = 64 * 0.2 / concurrency
+    walls = []
+    with ServerProcess(latency=0.2) as srv:
+        eng = LLMEngine(f"openai:fake-model@{srv.url}", fast_config(max_concurrency=concurrency))
+        eng.run(requests(concurrency, "warm-up"))  # client, connections and the first-call probe
+        for attempt in range(3):
+            srv.reset_log()
+            t0 = time.perf_counter()
+            results = eng.run(requests(64, f"run{attempt}"))
+            walls.append(time.perf_counter() - t0)
+            stats = srv.stats()
+            assert all(r.ok for r in results)
+            assert [r.text for r in results] == [f"echo: run{attempt} {i}" for i in range(64)]
+            assert stats["chat"] == 64 and stats["max_in_flight"] == concurrency
+            if walls[-1] <= 1.3 * expected:
+                break
+    assert min(walls) >= 0.7 * expected and min(walls) <= 1.3 * expected, f"walls {walls}, expected {expected:.2f} s"
+
+
+def test_in_flight_never_exceeds_max_concurrency():
+    with FakeOpenAIServer(latency=0.02) as srv:
+        LLMEngine(f"openai:fake-model@{srv.url}", fast_config(max_concurrency=3)).run(requests(30))
+        assert srv.max_in_flight <= 3 and srv.count() == 30
+
+
+def test_requests_per_minute_is_never_exceeded():
+    rpm = 300  # one start every 0.2 s
+    with FakeOpenAIServer() as srv:
+        eng = LLMEngine(f"openai:fake-model@{srv.url}", fast_config(max_concurrency=8, requests_per_minute=rpm))
+        results = eng.run(requests(11))
+        t = starts(srv)
+    assert all(r.ok for r in results)
+    # In any window of 1 s at most rpm/60 = 5 requests start: 6 starts span at least ~1 s.
+    assert all(t[i + 5] - t[i] >= 0.97 for i in range(len(t) - 5)), [round(b - a, 3) for a, b in itertools.pairwise(t)]
+
+
+def test_tokens_per_minute_is_never_exceeded():
+    tpm = 6000  # 100 tokens per second
+    reqs = requests(6, max_tokens=20)
+    with FakeOpenAIServer() as srv:
+        eng = LLMEngine(f"openai:fake-model@{srv.url}", fast_config(max_concurrency=8, tokens_per_minute=tpm))
+        eng.run(reqs)
+        t = starts(srv)
+    # Each request books its prompt estimate (> 0) plus max_tokens=20, so starts are >= 0.2 s apart.
+    gaps = [b - a for a, b in itertools.pairwise(t)]
+    assert min(gaps) >= 0.19, gaps
+
+
+def test_a_429_pauses_every_request_not_only_its_own():
+    with FakeOpenAIServer(latency=0.02) as srv:
+        srv.script("first", rate_limit(retry_after=0.5))
+        eng = LLMEngine(f"openai:fake-model@{srv.url}", fast_config(max_concurrency=4))
+        results = eng.run(requests(12))
+        log = srv.chat_requests
+    assert all(r.ok for r in results)
+    limited = next(r for r in log if r.status == 429)
+    during = [r for r in log if limited.t_end + 0.1 < r.t_start < limited.t_end + 0.45]
+    assert during == [], "requests were sent while the server asked to wait"
+
+
+def test_run_works_inside_a_running_event_loop():
+    with FakeOpenAIServer() as srv:
+        eng = LLMEngine(f"openai:fake-model@{srv.url}", fast_config())
+
+        async def caller() -> tuple[int, int]:
+            sync_results = eng.run(requests(2))  # notebooks call run() with a loop running
+            async_results = await eng.arun(requests(2, "async"))
+            return len(sync_results), len(async_results)
+
+        assert asyncio.run(caller()) == (2, 2)
