@@ -161,6 +161,15 @@ def inspect(out: Path, as_json: bool) -> None:
     click.echo(_run_api(inspect_dir, out, as_json=as_json))
 
 
+@cli.command()
+@click.argument("out", type=click.Path(path_type=Path))
+def report(out: Path) -> None:
+    """Write OUT/report.html from the artifacts in OUT (reruns no stage)."""
+    from qagen.report import write_report
+
+    click.echo(f"wrote {_run_api(write_report, out)}")
+
+
 def main() -> None:
     """Console-script entry point."""
     cli(prog_name="qagen")

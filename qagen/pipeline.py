@@ -12,6 +12,7 @@ from qagen import stages as st
 from qagen.artifacts import ARTIFACTS
 from qagen.config import Config, apply_overrides, config_from_data, load_config
 from qagen.io import read_json
+from qagen.report.data import REPORT_INPUTS
 from qagen.runner import MANIFEST, Runner, Stage, StageReport
 
 STAGES: tuple[Stage, ...] = (
@@ -79,6 +80,7 @@ STAGES: tuple[Stage, ...] = (
         st._embedder_fingerprint,
         "cross-evaluation splits and leakage check",
     ),
+    Stage("report", REPORT_INPUTS, ("report.html",), ("report",), st.run_report, None, "self-contained HTML report"),
 )
 
 STAGE_NAMES = tuple(s.name for s in STAGES)
@@ -153,6 +155,7 @@ def build(
         "embedder": embedder,
         "dry_run": dry_run,
         "prompts_dir": prompts_dir,
+        "out_name": Path(out).resolve().name,
     }
     runner = Runner(STAGES, ARTIFACTS, Path(out), cfg, extra=extra, progress=progress, log=log)
     try:

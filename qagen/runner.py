@@ -11,6 +11,7 @@ whose recorded outputs are still on disk unchanged.
 from __future__ import annotations
 
 import contextlib
+import copy
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -63,6 +64,7 @@ class StageContext:
     extra: dict[str, Any]
     progress: bool = False
     log: Callable[[str], None] = lambda _msg: None
+    manifest: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -256,6 +258,7 @@ class Runner:
             extra=self.extra,
             progress=self.progress,
             log=self.log,
+            manifest=copy.deepcopy(manifest),
         )
         result = stage.run(ctx)
         missing = set(stage.outputs) - set(result.artifacts)

@@ -320,3 +320,13 @@ def run_splits(ctx: StageContext) -> StageOutput:
     counts = {f"{s}/fold_{f}": len(v) for (s, f), v in sorted(result.questions.items())}
     counts["leakage_flagged"] = result.leakage.get("summary", {}).get("flagged", 0)
     return StageOutput({"crosseval.json": result}, counts=counts)
+
+
+# --- report -----------------------------------------------------------------------------
+
+
+def run_report(ctx: StageContext) -> StageOutput:
+    from qagen.report import build_report
+
+    html = build_report(ctx.inputs, ctx.manifest, ctx.config.report, title=ctx.extra.get("out_name", "qagen build"))
+    return StageOutput({"report.html": html}, counts={"bytes": len(html.encode("utf-8"))})

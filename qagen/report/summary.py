@@ -1,0 +1,154 @@
+"""The run summary: documents, counts, LLM use and time per stage, from the artifacts and manifest."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from qagen.report.data import ReportData
+
+ITEM_TYPES = ("long_form", "factoid", "mcq")
+TYPE_NAMES = {"long_form": "long-form", "factoid": "factoid", "mcq": "multiple choice"}
+LLM_DEFAULTS: dict[str, Any] = {
+    "backend": "unknown",
+    "model": "",
+    "requests": 0,
+    "requests_sent": 0,
+    "cache_hits": 0,
+    "succeeded": 0,
+    "retries": 0,
+    "repairs": 0,
+    "failures": 0,
+    "not_run": 0,
+    "prompt_tokens": 0,
+    "completion_tokens": 0,
+    "cost_usd": 0.0,
+    "cost_known": False,
+    "structured_mode": None,
+    "stopped_reason": None,
+    "elapsed_s": None,
+    "errors": {},
+}
+STAGE_ORDER = ("parse", "pages", "embed", "topics", "folds", "generate", "filter", "splits", "report")
+
+
+def _stages(manifest: dict[str, Any]) -> dict[str, Any]:
+    stages = manifest.get("stages")
+    return stages if isinstance(stages, dict) else {}
+
+
+def stage_rows(manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per stage in the manifest: status, wall and CPU seconds, counts."""
+    stages = _stages(manifest)
+    order = list(manifest.get("stage_order") or STAGE_ORDER)
+    order += [name for name in stages if name not in order]
+    rows = []
+    for name in order:
+        entry = stages.get(name)
+        if not isinstance(entry, dict):
+            continue
+        counts = entry.get("counts") or {}
+        rows.append(
+            {
+                "name": name,
+                "status": "skipped (unchanged)" if entry.get("skipped") else str(entry.get("status", "")),
+                "seconds": _num(entry.get("seconds")),
+                "cpu_seconds": _num(entry.get("cpu_seconds")),
+                "counts": " · ".join(f"{str(k).replace('_', ' ')} {v}" for k, v in counts.items()),
+                "errors": len(entry.get("errors") or []),
+            }
+        )
+    longest = max((r["seconds"] or 0.0 for r in rows), default=0.0)
+    for r in rows:
+        r["bar"] = 100.0 * (r["seconds"] or 0.0) / longest if longest > 0 else 0.0
+    return rows
+
+
+def _num(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def llm_stats(manifest: dict[str, Any]) -> dict[str, Any] | None:
+    """The generate stage's LLM statistics, or None when generation has not run."""
+    entry = _stages(manifest).get("generate")
+    if not isinstance(entry, dict):
+        return None
+    llm = {**LLM_DEFAULTS, **(entry.get("llm") or {})}
+    llm["offline"] = llm["backend"] == "extractive"
+    llm["tokens"] = int(llm.get("prompt_tokens", 0) or 0) + int(llm.get("completion_tokens", 0) or 0)
+    llm["error_kinds"] = sorted((llm.get("errors") or {}).items(), key=lambda kv: (-kv[1], kv[0]))
+    return llm
+
+
+def document_problems(data: ReportData, limit: int) -> dict[str, Any]:
+    """Documents parsed and failed, problems (failures, duplicates, skipped pages) with their reasons."""
+    docs = data.documents
+    problems = _stages(data.manifest).get("parse", {}).get("errors") or []
+    if not problems:  # fall back to the documents themselves
+        problems = [{"path": d.path, "reason": "failed", "detail": d.error or ""} for d in docs if d.status != "ok"]
+    rows = [
+        {"path": str(p.get("path", "")), "reason": str(p.get("reason", "")), "detail": str(p.get("detail", ""))}
+        for p in problems
+        if isinstance(p, dict)
+    ]
+    by_reason = Counter(r["reason"] for r in rows)
+    return {
+        "total": len(docs),
+        "parsed": sum(d.status == "ok" for d in docs),
+        "failed": sum(d.status != "ok" for d in docs),
+        "formats": sorted(Counter(d.format for d in docs).items()),
+        "by_reason": sorted(by_reason.items(), key=lambda kv: (-kv[1], kv[0])),
+        "rows": rows[:limit],
+        "hidden": max(0, len(rows) - limit),
+    }
+
+
+def kpis(data: ReportData) -> dict[str, Any]:
+    """Headline numbers for the top of the page."""
+    by_type = Counter(it.type for it in data.items)
+    n_sections = len(data.sections)
+    outliers = None
+    if data.topics is not None:
+        labels = list((data.topics.get("section_topics") or {}).values())
+        outliers = 100.0 * sum(1 for x in labels if x == -1) / len(labels) if labels else 0.0
+    return {
+        "documents": len(data.documents),
+        "parsed": sum(d.status == "ok" for d in data.documents),
+        "failed": sum(d.status != "ok" for d in data.documents),
+        "sections": n_sections,
+        "pages": len(data.pages),
+        "topics": len((data.topics or {}).get("topics") or []) if data.topics is not None else None,
+        "outlier_pct": outliers,
+        "accepted": len(data.items),
+        "items_by_type": [(t, TYPE_NAMES[t], by_type.get(t, 0)) for t in ITEM_TYPES],
+        "candidates": _candidates(data),
+        "rejected": len(data.rejected),
+        "seconds": sum(r["seconds"] or 0.0 for r in stage_rows(data.manifest)),
+    }
+
+
+def _candidates(data: ReportData) -> int | None:
+    entry = _stages(data.manifest).get("generate")
+    if isinstance(entry, dict) and "candidates" in (entry.get("counts") or {}):
+        return int(entry["counts"]["candidates"])
+    rows = (data.funnel or {}).get("funnel") or []
+    if rows:
+        first = rows[0].get("filter")
+        return sum(int(r.get("in", 0)) for r in rows if r.get("filter") == first)
+    return None
+
+
+def build_info(data: ReportData) -> dict[str, Any]:
+    """Version, embedder, topic model and when the build finished."""
+    stages = _stages(data.manifest)
+    finished = [e.get("finished_at") for e in stages.values() if isinstance(e, dict) and e.get("finished_at")]
+    params = (data.topics or {}).get("params") or {}
+    return {
+        "qagen_version": data.manifest.get("qagen_version", "?"),
+        "finished_at": max(finished) if finished else None,
+        "embedder": (stages.get("embed") or {}).get("embedder"),
+        "reducer": params.get("reducer"),
+        "clusterer": params.get("clusterer"),
+        "llm": ((stages.get("generate") or {}).get("llm") or {}).get("backend"),
+        "model": ((stages.get("generate") or {}).get("llm") or {}).get("model"),
+    }
