@@ -163,6 +163,20 @@ def inspect(out: Path, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("out", type=click.Path(path_type=Path))
+@click.option(
+    "--format", "fmt", required=True, type=click.Choice(["ragas", "deepeval", "hf", "csv"]), help="Target tool."
+)
+@click.option("-o", "--dest", required=True, type=click.Path(path_type=Path), help="Folder to write into.")
+def export(out: Path, fmt: str, dest: Path) -> None:
+    """Write each cross-evaluation iteration of OUT in the field names of ragas, DeepEval, HF datasets or CSV."""
+    from qagen.export import export as api_export
+
+    paths = _run_api(api_export, out, fmt, dest)
+    click.echo(f"wrote {len(paths)} file(s) to {dest}")
+
+
+@cli.command()
+@click.argument("out", type=click.Path(path_type=Path))
 def report(out: Path) -> None:
     """Write OUT/report.html from the artifacts in OUT (reruns no stage)."""
     from qagen.report import write_report

@@ -30,10 +30,17 @@ class ParseConfig(_Section):
     formats: list[str] = Field(default_factory=lambda: ["pdf", "txt", "md", "html"])
     heading_size_ratio: float = Field(1.08, gt=1.0, description="a line this much larger than body text is a heading")
     bold_headings: bool = Field(True, description="short bold lines in body size start a section")
-    gap_factor: float = Field(1.8, gt=0, description="a vertical gap this many times the usual line gap splits sections")
+    gap_factor: float = Field(
+        1.5,
+        gt=0,
+        description="a bold or restyled body-size line is a heading only after a gap this many times the line pitch",
+    )
     max_heading_chars: int = Field(200, gt=0, description="longer lines are never headings")
     running_min_share: float = Field(
-        0.5, gt=0, le=1, description="a line repeated at the top/bottom of this share of pages is a running header/footer"
+        0.5,
+        gt=0,
+        le=1,
+        description="a line repeated at the top/bottom of this share of pages is a running header/footer",
     )
     timeout_s: float = Field(120.0, gt=0, description="per-document time limit")
     workers: int = Field(0, ge=0, description="parallel parsing processes; 0 = one per core")
@@ -42,13 +49,21 @@ class ParseConfig(_Section):
         3000, gt=0, description="a longer section is split at paragraph boundaries into parts 'Heading (k/n)'"
     )
 
+    @field_validator("formats")
+    @classmethod
+    def _known_formats(cls, v: list[str]) -> list[str]:
+        unknown = sorted(set(v) - {"pdf", "txt", "md", "html"})
+        if unknown or not v:
+            raise ValueError(f"must be a non-empty list of pdf, txt, md, html (unknown: {', '.join(unknown)})")
+        return v
+
 
 class PagesConfig(_Section):
     """Grouping sections into emulated pages."""
 
-    target_tokens: int = Field(1000, gt=0, description="pages grow up to this many tokens")
+    target_tokens: int = Field(1000, gt=0, description="pages grow up to this many tokens; a section is never split")
     hard_max_tokens: int = Field(
-        3000, gt=0, description="a section longer than this is split at paragraph boundaries"
+        3000, gt=0, description="unused: long sections are split when parsing (see parse.max_section_tokens)"
     )
 
 
@@ -95,7 +110,11 @@ class FoldsConfig(_Section):
     unit: Literal["page", "document"] = "page"
     test_size: float = Field(0.2, gt=0, lt=1)
     min_fold_ratio: float = Field(
-        0.0, ge=0, le=1, description="smallest allowed small fold / large fold, in sections kept after conflict removal"
+        0.3,
+        ge=0,
+        le=1,
+        description="smallest allowed small fold / large fold, in sections kept after conflict removal "
+        "(0 = the paper's rule, which may isolate one outlying topic)",
     )
     samples_total: int = Field(200, gt=0, description="sections sampled for generation, over both folds and splits")
     samples_per_fold: int | None = Field(
@@ -253,8 +272,13 @@ class SplitsConfig(_Section):
         0.8, gt=0, le=1, description="an answer with this ROUGE recall in a page of the other fold leaks"
     )
     leakage_rouge_type: Literal["rougeL", "rouge1"] = "rougeL"
-    leakage_similarity: float | None = Field(
-        0.9, gt=0, le=1, description="an answer this similar (cosine) to a passage of the other fold leaks; unset = off"
+    leakage_embeddings: bool = Field(True, description="also compare answers and passages by embedding similarity")
+    leakage_similarity: float = Field(
+        0.8,
+        gt=0,
+        le=1,
+        description="an answer this similar (cosine) to a passage of the other fold leaks "
+        "(MiniLM: an answer and its own source passage score 0.57-0.75, interquartile)",
     )
     leakage_candidates: int = Field(
         5, gt=0, description="pages per item (most words in common) scored with ROUGE and embeddings"
@@ -267,10 +291,90 @@ class SplitsConfig(_Section):
         "I cannot answer this question from the available documents.",
         description="expected answer of an unanswerable (other-fold) question",
     )
+    approved_only: bool = Field(
+        False,
+        description="lay out the splits from reviewed items approved under approval_rule only "
+        "(verdicts from 'qagen review import' in reviews.jsonl; items never reviewed are left out)",
+    )
+    approval_rule: Literal["all", "majority"] = Field(
+        "all",
+        description="an item is approved when all its verdicts are 'correct' (all) or more than half are (majority)",
+    )
 
 
 class ReportConfig(_Section):
-    max_items_shown: int = Field(200, gt=0)
+    """The HTML report (report.html)."""
+
+    max_items_shown: int = Field(
+        200, gt=0, description="sample of items shown with their source passage (half accepted, half rejected)"
+    )
+    max_map_points: int = Field(
+        20000, gt=0, description="sections drawn on the topic map (an even subsample beyond this)"
+    )
+    passage_chars: int = Field(1200, gt=0, description="characters of source passage shown per sampled item")
+    max_problems_shown: int = Field(200, gt=0, description="failed documents listed with their reason")
+
+
+class ScoreConfig(_Section):
+    """Scoring a chatbot's answers (qagen score)."""
+
+    judge: str = Field(
+        "embedding",
+        description="who picks the MCQ option closest to a free answer: embedding[:<embed spec>] | "
+        "openai:<model>[@<base_url>] | local | any LLM spec (an LLM judge also decides refusals)",
+    )
+    embedder: str = Field("auto", description="embedder of the MCQ cosine-similarity baseline (see embed.backend)")
+    refusal_phrases: list[str] = Field(
+        default_factory=lambda: [
+            "cannot answer",
+            "can't answer",
+            "can not answer",
+            "unable to answer",
+            "not able to answer",
+            "i don't know",
+            "i do not know",
+            "i cannot find",
+            "i can't find",
+            "i could not find",
+            "i couldn't find",
+            "unable to find",
+            "no information about",
+            "no information on",
+            "no information regarding",
+            "not enough information",
+            "no relevant information",
+            "not contain information",
+            "n't contain information",
+            "do not mention",
+            "does not mention",
+            "doesn't mention",
+            "not mentioned in",
+            "not in the documents",
+            "not in the provided",
+            "not covered by the",
+            "outside the scope",
+            "kan deze vraag niet",
+            "weet ik niet",
+            "geen informatie",
+            "kann diese frage nicht",
+            "keine informationen",
+        ],
+        description="an answer holding one of these (case-insensitive) within refusal_window_chars declines; "
+        "the dataset's refusal_answer always counts",
+    )
+    refusal_window_chars: int = Field(
+        300, gt=0, description="a refusal phrase counts only when it starts within this many characters of the answer"
+    )
+    llm_refusals: bool = Field(True, description="with an LLM judge, the judge decides refusals (phrases as fallback)")
+    recall_k: list[int] = Field(default_factory=lambda: [1, 3, 5], description="k of retrieval recall@k")
+    bleu_tokenize: str = Field("13a", description="sacrebleu tokenizer (13a, intl, char, zh, ...)")
+
+    @field_validator("recall_k")
+    @classmethod
+    def _ks(cls, v: list[int]) -> list[int]:
+        if not v or any(k < 1 for k in v):
+            raise ValueError("must be a non-empty list of integers >= 1")
+        return sorted(set(v))
 
 
 class Config(_Section):
@@ -287,6 +391,7 @@ class Config(_Section):
     filter: FilterConfig = Field(default_factory=FilterConfig)
     splits: SplitsConfig = Field(default_factory=SplitsConfig)
     report: ReportConfig = Field(default_factory=ReportConfig)
+    score: ScoreConfig = Field(default_factory=ScoreConfig)
 
     @field_validator("seed")
     @classmethod

@@ -113,9 +113,11 @@ def run_topics(ctx: StageContext) -> StageOutput:
 
         save_model(result, ctx.cache_dir.parent / "topic_model")
     labels = [int(x) for x in result.labels]
+    metrics = dict(result.metrics)
+    fit_s = metrics.pop("fit_s", None)  # a timing: kept out of the artifact so it stays byte-identical
     data = {
         "params": result.params,
-        "metrics": result.metrics,
+        "metrics": metrics,
         "topics": [to_dict(t) for t in result.topics],
         "section_topics": dict(zip(ids, labels, strict=True)),
     }
@@ -123,6 +125,7 @@ def run_topics(ctx: StageContext) -> StageOutput:
     return StageOutput(
         {"topics.json": data, "reduced.npy": result.reduced},
         counts={"topics": len(result.topics), "outliers": outliers, "sections": len(labels)},
+        info={"fit_seconds": fit_s},
     )
 
 
@@ -151,18 +154,30 @@ def run_folds(ctx: StageContext) -> StageOutput:
         unit=cfg.unit,
         test_size=cfg.test_size,
         min_fold_ratio=cfg.min_fold_ratio,
-        samples_total=cfg.samples_total,
+        samples_total=None if cfg.samples_per_fold else cfg.samples_total,
+        samples_per_fold=cfg.samples_per_fold,
+        max_clusters=cfg.max_clusters,
         seed=ctx.config.seed,
     )
     import numpy as np
 
-    builder.fit(ctx.inputs["reduced.npy"], np.asarray(labels), np.asarray(units), docs=[s.doc_id for s in sections])
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the same warnings are logged from builder.warnings_
+        builder.fit(ctx.inputs["reduced.npy"], np.asarray(labels), np.asarray(units), docs=[s.doc_id for s in sections])
     assignments = builder.to_records([s.id for s in sections])
+    for warning in builder.warnings_:
+        ctx.log(f"warning: folds: {warning}")
     data = {
         "chosen": builder.chosen_,
         "metrics": builder.metrics_,
         "candidates": builder.candidates_,
         "topic_folds": {str(k): v for k, v in builder.topic_folds_.items()},
+        "unit_folds": {str(k): v for k, v in builder.unit_folds_.items()},
+        "unit_splits": {str(k): v for k, v in builder.unit_splits_.items()},
+        "conflict_units": sorted(str(u) for u in builder.conflict_units_),
+        "warnings": list(builder.warnings_),
     }
     status = Counter(a.status for a in assignments)
     return StageOutput(

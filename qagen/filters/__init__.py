@@ -1,0 +1,59 @@
+"""Filtering candidates (paper 4.6 and Appendix B): over-generate, then keep the good ones.
+
+Filters run in the order of :data:`FILTERS`; each sees what the previous ones kept and
+records a :class:`~qagen.records.Rejection` (filter, reason, measured value) for every item
+it drops. :func:`run_filters` returns the accepted items, the rejections and the funnel
+(in/out per filter and item type); :func:`format_funnel` prints it.
+
+Usage::
+
+    ctx = FilterContext(sections={s.id: s for s in sections}, embed=embedder.embed,
+                        phone_region="NL", entity_kinds=("phone", "email", "url"))
+    result = run_filters(candidates, ctx, config.filter)
+"""
+
+from __future__ import annotations
+
+from qagen.filters.base import (
+    Filter,
+    FilterContext,
+    FilterResult,
+    ItemFilter,
+    Reject,
+    format_funnel,
+    rank_key,
+    run_filters,
+)
+from qagen.filters.dedup import DEDUP, greedy_dedup
+from qagen.filters.factoid import FACTOID_ENTITY, LONG_FORM_FACTOID
+from qagen.filters.grounding import GROUNDING, rouge_recall
+from qagen.filters.mcq import MCQ_QUALITY, mcq_stats
+from qagen.filters.rank import TOP_PER_SECTION
+from qagen.filters.validity import VALIDITY
+
+FILTERS: tuple[Filter, ...] = (
+    VALIDITY,
+    LONG_FORM_FACTOID,
+    GROUNDING,
+    FACTOID_ENTITY,
+    MCQ_QUALITY,
+    DEDUP,
+    TOP_PER_SECTION,
+)
+FILTER_NAMES: tuple[str, ...] = tuple(f.name for f in FILTERS)
+
+__all__ = [
+    "FILTERS",
+    "FILTER_NAMES",
+    "Filter",
+    "FilterContext",
+    "FilterResult",
+    "ItemFilter",
+    "Reject",
+    "format_funnel",
+    "greedy_dedup",
+    "mcq_stats",
+    "rank_key",
+    "rouge_recall",
+    "run_filters",
+]

@@ -1,0 +1,75 @@
+"""From a chosen split of the topics to per-section folds, validation/test splits and the sample."""
+
+from __future__ import annotations
+
+import numpy as np
+
+SPLITS = ("validation", "test")
+
+
+def section_folds(topic: np.ndarray, unit: np.ndarray, n_units: int, fold_of_topic: np.ndarray):
+    """Fold per section (1/2, 0 for outliers) and the mask of units holding sections of both folds."""
+    fold = np.zeros(topic.shape[0], dtype=np.int64)
+    sec = topic >= 0
+    fold[sec] = fold_of_topic[topic[sec]]
+    counts = [np.bincount(unit[fold == f], minlength=n_units) for f in (1, 2)]
+    return fold, (counts[0] > 0) & (counts[1] > 0)
+
+
+def split_units(sizes: np.ndarray, test_size: float, rng: np.random.Generator) -> np.ndarray:
+    """True for the units that go to test: a random order, each unit taken if it brings the test
+    share closer to ``test_size`` of the sections; at least one unit on each side when there are two."""
+    n = sizes.shape[0]
+    test = np.zeros(n, dtype=bool)
+    if n < 2:
+        return test
+    target, total = test_size * sizes.sum(), 0
+    order = rng.permutation(n)
+    for i in order:
+        if abs(total + sizes[i] - target) < abs(total - target):
+            test[i], total = True, total + sizes[i]
+    if not test.any():
+        test[order[np.argmin(sizes[order])]] = True
+    if test.all():
+        test[order[-1]] = False
+    return test
+
+
+def largest_remainder(total: int, sizes: np.ndarray) -> np.ndarray:
+    """Integers summing to ``min(total, sum(sizes))``, each within 1 of its proportional share.
+
+    Leftover units go to the largest fractional parts; ties to the larger size, then the lower index.
+    """
+    sizes = np.asarray(sizes, dtype=np.int64)
+    whole = int(sizes.sum())
+    if whole == 0:
+        return np.zeros_like(sizes)
+    total = min(int(total), whole)
+    out, rest = np.divmod(sizes * total, whole)  # exact integer shares
+    order = np.lexsort((np.arange(sizes.size), -sizes, -rest))
+    out[order[: total - int(out.sum())]] += 1
+    return out
+
+
+def fold_quotas(kept: np.ndarray, samples_total: int | None, samples_per_fold: int | None) -> np.ndarray:
+    """Sections to sample per fold: all, a total shared by fold size, or a fixed number per fold."""
+    if samples_per_fold is not None:
+        return np.minimum(kept, samples_per_fold)
+    if samples_total is None:
+        return kept.copy()
+    return largest_remainder(samples_total, kept)
+
+
+def stratified_sample(
+    cell: np.ndarray, topic: np.ndarray, n: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pick ``n`` of the sections ``cell`` (indices), with per-topic counts by largest remainder.
+
+    Returns the picked indices (sorted) and, for each topic present, its count.
+    """
+    strata, counts = np.unique(topic[cell], return_counts=True)
+    quota = largest_remainder(n, counts)
+    picked = [
+        rng.choice(cell[topic[cell] == t], size=q, replace=False) for t, q in zip(strata, quota, strict=True) if q
+    ]
+    return (np.sort(np.concatenate(picked)) if picked else np.zeros(0, np.int64)), quota

@@ -1,0 +1,231 @@
+"""FoldBuilder: topic-disjoint folds, validation/test split and a stratified sample."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+import numpy as np
+
+from qagen.folds import _assign, _candidates, _checks, _metrics
+from qagen.folds._candidates import Data
+
+if TYPE_CHECKING:
+    from qagen.records import FoldAssignment
+
+
+class Assignment(NamedTuple):
+    """Where one section ended up: ``fold`` 1/2 and ``split`` only when ``status`` is ``"kept"``."""
+
+    fold: int | None
+    split: Literal["validation", "test"] | None
+    status: Literal["kept", "outlier", "conflict"]
+    sampled: bool
+
+
+class FoldBuilder:
+    """Split a corpus into two topic-disjoint folds, each with a validation and a test part.
+
+    Parameters are checked when the builder is made; :meth:`fit` does the work and sets the
+    attributes ending in ``_``. See the :mod:`qagen.folds` docstring for the method and an example.
+
+    Args:
+        n_folds: Number of folds; only 2 is supported (fold 1 answers, fold 2 must be refused).
+        distance: ``"auto"`` (euclidean and cosine) or a list of them, for clustering topic centroids.
+        linkage: ``"auto"`` (single, complete, average, ward) or a list; ward pairs with euclidean only.
+        unit: What ``units`` are, ``"page"`` or ``"document"``; a unit never straddles folds or splits.
+        test_size: Share of each fold's kept sections whose units go to test, in (0, 1).
+        min_fold_ratio: Smallest allowed (small fold / large fold), counted in sections kept after
+            removing mixed units; 0 accepts any split with two non-empty folds.
+        samples_total: Sections to sample over both folds and splits, shared by their sizes.
+        samples_per_fold: Sections to sample per fold instead (not with ``samples_total``).
+            With neither, every kept section is sampled.
+        max_clusters: When no two-cluster candidate meets ``min_fold_ratio``, also try every split of
+            the dendrogram cut into 3..``max_clusters`` clusters (2 = paper behaviour only).
+        seed: Seed for the validation/test split and the sample; same inputs and seed, same result.
+
+    Attributes:
+        fold_: Fold per section (1 or 2), -1 when not kept (see ``status_``).
+        split_: ``"validation"``/``"test"`` per section, None when not kept.
+        status_: ``"kept"``, ``"outlier"`` (topic -1) or ``"conflict"`` (its unit holds both folds).
+        sampled_: Boolean mask of the sections sampled for question generation.
+        assignments_: The four above as one :class:`Assignment` per section.
+        topic_folds_: Fold of every non-outlier topic, ``{topic: 1 | 2}``.
+        unit_folds_: Fold of every unit with kept sections; ``unit_splits_`` its split.
+        conflict_units_: Ids of the units removed because they hold sections of both folds.
+        chosen_: The chosen candidate (distance, linkage, n_clusters, score, ...).
+        candidates_: Every candidate tried, with its score, balance and status, as dicts.
+        metrics_: Separation and coverage metrics (JSON-ready; see the package docstring).
+        warnings_: Problems that did not stop the fit (e.g. a fold with one unit has no test part).
+    """
+
+    def __init__(
+        self,
+        n_folds: int = 2,
+        *,
+        distance: str | Sequence[str] = "auto",
+        linkage: str | Sequence[str] = "auto",
+        unit: Literal["page", "document"] = "page",
+        test_size: float = 0.2,
+        min_fold_ratio: float = 0.0,
+        samples_total: int | None = None,
+        samples_per_fold: int | None = None,
+        max_clusters: int = 6,
+        seed: int | None = 0,
+    ) -> None:
+        self.n_folds = n_folds
+        self.distance = distance
+        self.linkage = linkage
+        self.unit = unit
+        self.test_size = test_size
+        self.min_fold_ratio = min_fold_ratio
+        self.samples_total = samples_total
+        self.samples_per_fold = samples_per_fold
+        self.max_clusters = max_clusters
+        self.seed = seed
+        self._distances, self._linkages = _checks.check_params(self.get_params())
+
+    def get_params(self) -> dict[str, Any]:
+        """The constructor parameters, as given."""
+        names = ("n_folds", "distance", "linkage", "unit", "test_size", "min_fold_ratio")
+        names += ("samples_total", "samples_per_fold", "max_clusters", "seed")
+        return {k: getattr(self, k) for k in names}
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"FoldBuilder({args})"
+
+    def fit(self, embeddings: Any, topics: Any, units: Any, docs: Any = None) -> FoldBuilder:
+        """Choose the folds, drop mixed units, split validation/test and sample.
+
+        Args:
+            embeddings: ``(n_sections, n_dims)`` section embeddings, ideally in the reduced
+                (e.g. UMAP) space the topics were found in; topic centroids are their means.
+            topics: Topic label per section, ``-1`` for outliers (never in a fold).
+            units: Unit id per section (page ids, or document ids when ``unit="document"``).
+            docs: Optional document id per section, for the ``folds_per_document`` metric.
+
+        Returns:
+            self, fitted.
+
+        Raises:
+            ValueError: On malformed inputs, fewer than 2 non-outlier topics, or when no candidate
+                meets ``min_fold_ratio`` (the message lists what was tried; ``candidates_`` is set).
+        """
+        self._reset()
+        data, doc_codes = self._prepare(embeddings, topics, units, docs)
+        cands = _candidates.candidates(data, self._distances, self._linkages, self.min_fold_ratio, self.max_clusters)
+        chosen = _candidates.choose(cands)
+        self.candidates_ = [c.row() for c in cands]
+        if chosen is None:
+            raise ValueError(_candidates.no_candidate_message(cands, self.min_fold_ratio, self.max_clusters))
+        fold, conflict_units = _assign.section_folds(data.topic, data.unit, data.n_units, chosen.fold_of_topic)
+        status = np.where(data.topic < 0, "outlier", np.where(conflict_units[data.unit], "conflict", "kept"))
+        fold = np.where(status == "kept", fold, -1)
+        ss_split, ss_sample = np.random.SeedSequence(self.seed).spawn(2)
+        unit_split = self._split(data, fold, np.random.default_rng(ss_split))
+        split = np.where(status == "kept", unit_split[data.unit], None)
+        sampled = self._sample(data, fold, split, np.random.default_rng(ss_sample))
+        self._set_attributes(data, chosen, fold, status, split, sampled, unit_split, conflict_units)
+        self.metrics_ = _metrics.compute(data, chosen, fold, status, split, sampled, doc_codes)
+        self.metrics_["unit"] = self.unit
+        self.metrics_["test_size"] = float(self.test_size)
+        return self
+
+    def _reset(self) -> None:
+        for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
+            delattr(self, name)
+        self.warnings_: list[str] = []
+
+    def _prepare(self, embeddings: Any, topics: Any, units: Any, docs: Any):
+        from scipy.spatial.distance import pdist, squareform  # scipy loads on first fit, not on import
+
+        x = _checks.check_embeddings(embeddings)
+        n = x.shape[0]
+        labels = _checks.check_topics(topics, n)
+        unit_codes, self._unit_ids = _checks.encode_groups("units", units, n)
+        doc_codes = None
+        if docs is not None:
+            codes, doc_ids = _checks.encode_groups("docs", docs, n)
+            doc_codes = (codes, len(doc_ids))
+        topic_ids = np.unique(labels[labels >= 0])
+        topic = np.where(labels >= 0, np.searchsorted(topic_ids, labels), -1)
+        centroids = _candidates.topic_centroids(x, topic, topic_ids.size)
+        data = _candidates.Data(
+            topic=topic,
+            unit=unit_codes,
+            n_units=len(self._unit_ids),
+            topic_ids=topic_ids,
+            centroids=centroids,
+            dist=squareform(pdist(centroids)),
+        )
+        self.section_topics_, self.section_units_ = labels, np.asarray(self._unit_ids, dtype=object)[unit_codes]
+        return data, doc_codes
+
+    def _split(self, data: Data, fold: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Split per unit code (None for units without kept sections)."""
+        unit_split = np.full(data.n_units, None, dtype=object)
+        for f in (1, 2):
+            sizes = np.bincount(data.unit[fold == f], minlength=data.n_units)
+            members = np.flatnonzero(sizes)
+            test = _assign.split_units(sizes[members], self.test_size, rng)
+            unit_split[members] = np.where(test, "test", "validation")
+            if members.size == 1:
+                self._warn(f"fold {f} has a single {self.unit}: its test part is empty")
+        return unit_split
+
+    def _sample(self, data: Data, fold: np.ndarray, split: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        sampled = np.zeros(fold.shape[0], dtype=bool)
+        kept = np.array([(fold == f).sum() for f in (1, 2)])
+        quotas = _assign.fold_quotas(kept, self.samples_total, self.samples_per_fold)
+        for f, quota in zip((1, 2), quotas, strict=True):
+            if quota == 0:
+                self._warn(
+                    f"fold {f} gets no sampled section ({kept[f - 1]} kept of {kept.sum()}); "
+                    "raise samples_total, use samples_per_fold or set min_fold_ratio"
+                )
+            cells = [np.flatnonzero((fold == f) & (split == s)) for s in _assign.SPLITS]
+            per_split = _assign.largest_remainder(int(quota), np.array([c.size for c in cells]))
+            for cell, n in zip(cells, per_split, strict=True):
+                picked, _ = _assign.stratified_sample(cell, data.topic, int(n), rng)
+                sampled[picked] = True
+        if self.samples_total is not None and self.samples_total > kept.sum():
+            self._warn(f"samples_total={self.samples_total} exceeds the {int(kept.sum())} kept sections; all sampled")
+        return sampled
+
+    def _warn(self, message: str) -> None:
+        self.warnings_.append(message)
+        warnings.warn(message, UserWarning, stacklevel=4)
+
+    def _set_attributes(self, data, chosen, fold, status, split, sampled, unit_split, conflict_units) -> None:
+        ids = self._unit_ids
+        fold_of_unit = np.zeros(data.n_units, dtype=np.int64)
+        fold_of_unit[data.unit[fold > 0]] = fold[fold > 0]
+        self.fold_, self.split_, self.status_, self.sampled_ = fold, split, status.astype(object), sampled
+        self.assignments_ = [
+            Assignment(int(f) if f > 0 else None, s, str(st), bool(sm))
+            for f, s, st, sm in zip(fold.tolist(), split.tolist(), status.tolist(), sampled.tolist(), strict=True)
+        ]
+        self.topic_folds_ = {int(t): int(f) for t, f in zip(data.topic_ids, chosen.fold_of_topic, strict=True)}
+        self.unit_folds_ = {ids[u]: int(fold_of_unit[u]) for u in np.flatnonzero(fold_of_unit)}
+        self.unit_splits_ = {ids[u]: str(unit_split[u]) for u in np.flatnonzero(fold_of_unit)}
+        self.conflict_units_ = [ids[u] for u in np.flatnonzero(conflict_units)]
+        self.chosen_ = {k: v for k, v in chosen.row().items() if k not in ("status", "reason")}
+
+    def to_records(self, section_ids: Sequence[str]) -> list[FoldAssignment]:
+        """The fitted assignment as :class:`qagen.records.FoldAssignment` records, in section order."""
+        from qagen.records import FoldAssignment
+
+        if not hasattr(self, "assignments_"):
+            raise RuntimeError("this FoldBuilder is not fitted yet; call fit(embeddings, topics, units) first")
+        if len(section_ids) != len(self.assignments_):
+            raise ValueError(
+                f"section_ids must have one id per fitted section ({len(self.assignments_)}); got {len(section_ids)}"
+            )
+        return [
+            FoldAssignment(str(sid), int(t), str(u), a.status, a.fold, a.split, a.sampled)
+            for sid, t, u, a in zip(
+                section_ids, self.section_topics_, self.section_units_, self.assignments_, strict=True
+            )
+        ]

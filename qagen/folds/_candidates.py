@@ -1,0 +1,201 @@
+"""Fold candidates: agglomerative clustering of topic centroids, scored and checked for balance."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Data:
+    """Fit inputs in coded form: topic code per section (-1 outlier), unit code per section."""
+
+    topic: np.ndarray
+    unit: np.ndarray
+    n_units: int
+    topic_ids: np.ndarray
+    centroids: np.ndarray
+    dist: np.ndarray
+
+
+@dataclass
+class Candidate:
+    """One way to split the topics in two, with its score and balance."""
+
+    id: int
+    distance: str
+    linkage: str
+    n_clusters: int
+    fold_of_topic: np.ndarray  # 1 or 2 per topic code; fold 1 holds more kept sections
+    single: float
+    average: float
+    sections: tuple[int, int]
+    topics: tuple[int, int]
+    conflict_units: int
+    valid_sections_pct: float
+    status: str = "ok"
+    reason: str | None = None
+
+    @property
+    def score(self) -> float:
+        return (self.single + self.average) / 2
+
+    @property
+    def ratio(self) -> float:
+        return self.sections[1] / self.sections[0] if self.sections[0] else 0.0
+
+    def row(self) -> dict[str, Any]:
+        """The candidate as a JSON-ready dict (no rounding)."""
+        return {
+            "id": self.id,
+            "distance": self.distance,
+            "linkage": self.linkage,
+            "n_clusters": self.n_clusters,
+            "score": _num(self.score),
+            "single": _num(self.single),
+            "average": _num(self.average),
+            "fold_ratio": float(self.ratio),
+            "sections": list(self.sections),
+            "topics": list(self.topics),
+            "conflict_units": self.conflict_units,
+            "valid_sections_pct": float(self.valid_sections_pct),
+            "status": self.status,
+            "reason": self.reason,
+        }
+
+
+def _num(value: float) -> float | None:
+    return None if np.isnan(value) else float(value)
+
+
+def topic_centroids(x: np.ndarray, topic: np.ndarray, n_topics: int) -> np.ndarray:
+    """Mean embedding of each topic's sections."""
+    mask = topic >= 0
+    sums = np.zeros((n_topics, x.shape[1]))
+    np.add.at(sums, topic[mask], x[mask])
+    return sums / np.bincount(topic[mask], minlength=n_topics)[:, None]
+
+
+def dendrogram(centroids: np.ndarray, distance: str, linkage: str) -> np.ndarray:
+    """scipy linkage matrix of the topic centroids."""
+    from scipy.cluster.hierarchy import linkage as scipy_linkage
+    from scipy.spatial.distance import pdist
+
+    if linkage == "ward":
+        return scipy_linkage(centroids, method="ward", metric="euclidean")
+    return scipy_linkage(np.clip(pdist(centroids, metric=distance), 0.0, None), method=linkage)
+
+
+def evaluate(data: Data, side: np.ndarray, meta: tuple[int, str, str, int]) -> Candidate:
+    """Score a two-sided split of the topics (``side`` True/False per topic code)."""
+    cross = data.dist[np.ix_(side, ~side)]
+    fold_topic = np.where(side, 0, 1)
+    sec = data.topic >= 0
+    sec_fold = fold_topic[data.topic[sec]]
+    units = data.unit[sec]
+    per_unit = [np.bincount(units[sec_fold == f], minlength=data.n_units) for f in (0, 1)]
+    conflict = (per_unit[0] > 0) & (per_unit[1] > 0)
+    kept = [int(c[~conflict].sum()) for c in per_unit]
+    n_topics = [int(side.sum()), int((~side).sum())]
+    if kept[1] > kept[0] or (kept[1] == kept[0] and not side[0]):
+        kept, n_topics, fold_topic = kept[::-1], n_topics[::-1], 1 - fold_topic
+    return Candidate(
+        id=meta[0],
+        distance=meta[1],
+        linkage=meta[2],
+        n_clusters=meta[3],
+        fold_of_topic=fold_topic + 1,
+        single=float(cross.min()),
+        average=float(cross.mean()),
+        sections=(kept[0], kept[1]),
+        topics=(n_topics[0], n_topics[1]),
+        conflict_units=int(conflict.sum()),
+        valid_sections_pct=100.0 * sum(kept) / max(int(sec.sum()), 1),
+    )
+
+
+def _judge(c: Candidate, min_ratio: float) -> Candidate:
+    if c.sections[1] == 0:
+        c.status, c.reason = "rejected", "one fold is empty after removing mixed units"
+    elif c.ratio < min_ratio:
+        c.status, c.reason = "rejected", f"fold ratio {c.ratio:.3f} < min_fold_ratio {min_ratio:g}"
+    return c
+
+
+def candidates(
+    data: Data, distances: tuple[str, ...], linkages: tuple[str, ...], min_ratio: float, max_clusters: int
+) -> list[Candidate]:
+    """Paper candidates (2 clusters per distance × linkage); if none is balanced enough, bipartitions
+    of finer dendrogram cuts (3..max_clusters clusters), each distinct split once."""
+    from scipy.cluster.hierarchy import cut_tree
+
+    pairs = [(d, k) for d in distances for k in linkages if d == "euclidean" or k != "ward"]
+    zero = np.linalg.norm(data.centroids, axis=1) < 1e-12
+    out: list[Candidate] = []
+    trees: dict[tuple[str, str], np.ndarray] = {}
+    for d, k in pairs:
+        if d == "cosine" and zero.any():
+            reason = f"topic {data.topic_ids[np.argmax(zero)]} has a zero centroid; cosine is undefined"
+            skipped = Candidate(len(out), d, k, 2, np.zeros(0, int), np.nan, np.nan, (0, 0), (0, 0), 0, 0.0)
+            skipped.status, skipped.reason = "skipped", reason
+            out.append(skipped)
+            continue
+        trees[(d, k)] = dendrogram(data.centroids, d, k)
+        side = cut_tree(trees[(d, k)], n_clusters=2).ravel() == 0
+        out.append(_judge(evaluate(data, side, (len(out), d, k, 2)), min_ratio))
+    if any(c.status == "ok" for c in out):
+        return out
+    seen = {_key(c.fold_of_topic) for c in out if c.status != "skipped"}
+    for n in range(3, min(max_clusters, data.centroids.shape[0]) + 1):
+        for (d, k), tree in trees.items():
+            labels = cut_tree(tree, n_clusters=n).ravel()
+            for mask in range(2 ** (n - 1) - 1):
+                groups = [0] + [g for g in range(1, n) if mask >> (g - 1) & 1]
+                side = np.isin(labels, groups)
+                key = _key(np.where(side, 1, 2))
+                if key in seen:
+                    continue
+                seen.add(key)
+                out.append(_judge(evaluate(data, side, (len(out), d, k, n)), min_ratio))
+    return out
+
+
+def _key(fold_of_topic: np.ndarray) -> bytes:
+    """The split regardless of which side is called fold 1."""
+    same = fold_of_topic == fold_of_topic[0]
+    return np.packbits(same).tobytes()
+
+
+def choose(cands: list[Candidate]) -> Candidate | None:
+    """Best score among qualifying candidates; ties → better balance → earlier candidate."""
+    ok = [c for c in cands if c.status == "ok"]
+    if not ok:
+        return None
+    best = max(ok, key=lambda c: (_sig(c.score), _sig(c.ratio), -c.id))
+    best.status = "chosen"
+    return best
+
+
+def _sig(value: float) -> float:
+    """Ten significant digits, so float noise never decides a tie."""
+    return float(f"{value:.10g}")
+
+
+def no_candidate_message(cands: list[Candidate], min_ratio: float, max_clusters: int) -> str:
+    """What was tried and how close it came, for the error raised when nothing qualifies."""
+    tried = [c for c in cands if c.status != "skipped"]
+    paper = [c for c in tried if c.n_clusters == 2]
+    lines = [f"{c.distance}/{c.linkage}: ratio {c.ratio:.3f}, score {c.score:.3g}" for c in paper]
+    best = max(tried, key=lambda c: c.ratio, default=None)
+    extra = len(tried) - len(paper)
+    msg = (
+        f"no fold candidate meets min_fold_ratio={min_ratio:g} (small fold / large fold, in sections kept "
+        f"after removing mixed units); tried {len(paper)} two-cluster candidates [{'; '.join(lines)}]"
+    )
+    if extra:
+        msg += f" and {extra} splits of up to {max_clusters} clusters"
+    if best is not None:
+        msg += f"; best ratio reached {best.ratio:.3f} ({best.distance}/{best.linkage}, {best.n_clusters} clusters)"
+    return msg + "; lower min_fold_ratio, raise max_clusters, or use unit='page'"

@@ -1,0 +1,516 @@
+"""Each filter with items that must pass and items that must fail, boundaries included;
+then run_filters as a whole: funnel arithmetic, determinism, skip, format."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+import zlib
+
+import numpy as np
+import pytest
+
+from qagen.config import FilterConfig
+from qagen.filters import FILTER_NAMES, FilterContext, format_funnel, greedy_dedup, mcq_stats, rouge_recall, run_filters
+from qagen.filters.dedup import DEDUP
+from qagen.filters.factoid import check_factoid_entity, check_long_form_factoid
+from qagen.filters.grounding import UnicodeTokenizer, check_grounding
+from qagen.filters.mcq import check_giveaway, check_length, verbatim_run
+from qagen.filters.rank import TOP_PER_SECTION
+from qagen.filters.validity import check_mcq, check_schema, check_text, normalize_text
+from qagen.records import GeneratorInfo, Item, Section, Source
+
+SECTION_TEXT = (
+    "Contact the helpdesk on +31 20 794 3120 or e-mail help@lindenhof.example.org. "
+    "The clinic is open Monday to Friday from 8:00 to 17:00. "
+    "Patients can park their car for free in garage P2 next to the main entrance. "
+    "Bring your insurance card and a list of your medicines to every appointment."
+)
+SECTIONS = {
+    "s1": Section("s1", "d1", "d1.pdf", "Visiting the clinic", SECTION_TEXT, 1, 1, 0),
+    "s2": Section("s2", "d1", "d1.pdf", "Een Nederlandse sectie", "Bel één keer per week naar de huisarts.", 2, 2, 1),
+}
+
+
+def fake_embed(texts: list[str]) -> np.ndarray:
+    """Deterministic hashing bag-of-words embedder, L2-normalised."""
+    out = np.zeros((len(texts), 256), dtype=np.float32)
+    for i, text in enumerate(texts):
+        for tok in re.findall(r"\w+", text.lower()):
+            out[i, zlib.crc32(tok.encode()) % 256] += 1.0
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    return out / np.where(norms > 0, norms, 1.0)
+
+
+CTX = FilterContext(sections=SECTIONS, embed=fake_embed, phone_region="NL")
+CFG = FilterConfig()
+
+
+def item(
+    id: str = "i1",
+    type: str = "long_form",
+    question: str = "When is the clinic open for visitors?",
+    answer: str = "The clinic is open Monday to Friday from 8:00 to 17:00, so plan a weekday visit.",
+    section: str = "s1",
+    score: float | None = 0.5,
+    **kw,
+) -> Item:
+    return Item(
+        id=id,
+        type=type,
+        question=question,
+        answer=answer,
+        source=Source("d1", (section,), ("p1",)),
+        fold=1,
+        split="validation",
+        generator=GeneratorInfo("extractive"),
+        score=score,
+        **kw,
+    )
+
+
+def mcq(
+    options=("Monday to Friday", "Only on weekends", "Every evening after 20:00", "On public holidays"),
+    index=0,
+    **kw,
+) -> Item:
+    kw.setdefault("question", "On which days is the clinic open?")
+    return item(type="mcq", answer=options[index], options=tuple(options), answer_index=index, **kw)
+
+
+def factoid(answer="You can call the helpdesk on 020 794 3120.", entity="+31 20 794 3120", **kw) -> Item:
+    kw.setdefault("question", "Which number do I call for the helpdesk?")
+    return item(type="factoid", answer=answer, entity=entity, entity_kind="phone", **kw)
+
+
+# --- validity ----------------------------------------------------------------------------
+
+
+def test_valid_items_pass_every_validity_check():
+    for it in (item(), mcq(), factoid()):
+        assert check_schema(it, CTX, CFG) is None
+        assert check_text(it, CTX, CFG) is None
+        assert check_mcq(it, CTX, CFG) is None
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({"type": "essay"}, "schema: invalid field"),
+        ({"section": "missing"}, "schema: unknown source section"),
+        ({"type": "mcq"}, "schema: mcq needs options and answer_index"),
+        ({"type": "factoid"}, "schema: factoid needs entity and entity_kind"),
+    ],
+)
+def test_schema_failures(changes, reason):
+    verdict = check_schema(item(**changes), CTX, CFG)
+    assert verdict is not None and verdict.reason == reason
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "ok"),
+    [
+        ("", "x", False),
+        ("   ", "x", False),
+        ("When is it open?", "   ", False),
+        ("When open?", "x", True),  # exactly min_question_chars (10)
+        ("Open when?"[1:], "x", False),  # 9 chars
+        ("W" * 399 + "?", "x", True),  # exactly max_question_chars (400)
+        ("W" * 400 + "?", "x", False),
+        ("When is it open?", "a" * 2000, True),  # exactly max_answer_chars
+        ("When is it open?", "a" * 2001, False),
+        ("When is it open.", "x", False),
+        ("Tell me when it is open", "x", False),
+        ('Is it "open?"', "x", True),  # closing quote after the mark
+        ("¿Cuándo abre la clínica?", "x", True),
+        ("診療所は何時に開きますか？", "x", True),  # full-width question mark
+        ("متى تفتح العيادة؟", "x", True),
+    ],
+)
+def test_text_checks_with_boundaries(question, answer, ok):
+    assert (check_text(item(question=question, answer=answer), CTX, CFG) is None) is ok
+
+
+def test_greek_question_mark_only_for_greek():
+    question = "Πότε είναι ανοιχτή η κλινική;"
+    assert check_text(item(question=question, language="el"), CTX, CFG) is None
+    assert check_text(item(question=question), CTX, CFG) is not None
+
+
+@pytest.mark.parametrize(
+    ("options", "index", "reason"),
+    [
+        (("A day", "B day", "C day"), 0, "mcq: needs exactly 4 options"),
+        (("A day", "B day", "C day", "D day", "E day"), 0, "mcq: needs exactly 4 options"),
+        (("Monday", "monday.", "Tuesday", "Friday"), 0, "mcq: options not distinct"),
+        (("Monday", "  MONDAY ", "Tuesday", "Friday"), 2, "mcq: options not distinct"),
+        (("Monday", "", "Tuesday", "Friday"), 0, "mcq: empty option"),
+        (("Monday", "Sunday", "Tuesday", "All of the above"), 0, "mcq: 'all/none of the above' option"),
+        (("Monday", "Sunday", "None of these", "Friday"), 0, "mcq: 'all/none of the above' option"),
+        (("Monday", "Sunday", "Both A and B", "Friday"), 0, "mcq: 'all/none of the above' option"),
+    ],
+)
+def test_mcq_option_failures(options, index, reason):
+    it = item(type="mcq", answer=options[index] or "Monday", options=options, answer_index=index)
+    verdict = check_mcq(it, CTX, CFG)
+    assert verdict is not None and verdict.reason == reason
+
+
+def test_mcq_answer_must_be_the_option_at_answer_index():
+    options = ("Monday", "Sunday", "Tuesday", "Friday")
+    assert check_mcq(item(type="mcq", answer="monday", options=options, answer_index=0), CTX, CFG) is None
+    wrong = check_mcq(item(type="mcq", answer="Sunday", options=options, answer_index=0), CTX, CFG)
+    assert wrong.reason.startswith("mcq: answer does not match") and wrong.value == "answer is option 1"
+    absent = check_mcq(item(type="mcq", answer="Saturday", options=options, answer_index=0), CTX, CFG)
+    assert absent.value == "answer is not an option"
+    for index in (-1, 4):
+        bad = item(type="mcq", answer="Monday", options=options, answer_index=index)
+        assert check_mcq(bad, CTX, CFG).reason == "mcq: answer_index out of range"
+
+
+def test_option_normalisation():
+    assert normalize_text("  Monday,   the 1st! ") == normalize_text("monday the 1st")
+    assert normalize_text("Ｍｏｎｄａｙ") == "monday"  # NFKC full-width
+    assert normalize_text("Monday") != normalize_text("Mondays")
+
+
+# --- long-form that is really a factoid (paper B.1) ---------------------------------------
+
+
+def test_short_long_form_answer_with_entity_is_a_factoid():
+    verdict = check_long_form_factoid(item(answer="Call +31 20 794 3120."), CTX, CFG)
+    assert verdict is not None and verdict.value == "+31 20 794 3120"
+    assert check_long_form_factoid(item(answer="Mail help@lindenhof.example.org"), CTX, CFG) is not None
+
+
+def test_long_form_factoid_word_boundary():
+    base = "You can reach the helpdesk on +31 20 794 3120"  # 10 whitespace words
+    at_limit = base + " " + " ".join(["today"] * 15)  # 25 words
+    over = at_limit + " please"  # 26 words
+    assert len(at_limit.split()) == CFG.factoid_max_answer_words
+    assert check_long_form_factoid(item(answer=at_limit), CTX, CFG) is not None
+    assert check_long_form_factoid(item(answer=over), CTX, CFG) is None
+
+
+def test_short_answer_without_entity_and_other_types_pass():
+    assert check_long_form_factoid(item(answer="Monday to Friday."), CTX, CFG) is None
+    assert check_long_form_factoid(factoid(), CTX, CFG) is None
+
+
+# --- grounding ---------------------------------------------------------------------------
+
+
+def test_grounded_answer_passes_and_unrelated_answer_fails():
+    assert check_grounding(item(), CTX, CFG) is None
+    bad = check_grounding(item(answer="Quantum chromodynamics describes gluons binding quarks."), CTX, CFG)
+    assert bad.reason == "answer not grounded in the source" and bad.value == 0.0
+
+
+def test_grounding_threshold_boundary():
+    # 1 of 5 answer tokens in the section: recall 0.2 == threshold -> pass; 1 of 6 -> fail
+    assert rouge_recall("clinic zzz yyy xxx www", SECTION_TEXT) == pytest.approx(0.2)
+    assert check_grounding(item(answer="clinic zzz yyy xxx www"), CTX, CFG) is None
+    verdict = check_grounding(item(answer="clinic zzz yyy xxx www vvv"), CTX, CFG)
+    assert verdict is not None and verdict.value == pytest.approx(1 / 6, abs=1e-4)
+
+
+def test_rouge_type_is_configurable():
+    # all words present but in reverse order: ROUGE-1 recall 1, ROUGE-L recall low
+    reversed_answer = "garage in free for car their park can patients"
+    assert rouge_recall(reversed_answer, SECTION_TEXT, "rouge1") == 1.0
+    assert rouge_recall(reversed_answer, SECTION_TEXT, "rougeL") < 0.3
+    strict = FilterConfig(grounding_threshold=0.5)
+    assert check_grounding(item(answer=reversed_answer), CTX, strict) is not None
+    loose = FilterConfig(grounding_threshold=0.5, rouge_type="rouge1")
+    assert check_grounding(item(answer=reversed_answer), CTX, loose) is None
+    with pytest.raises(ValueError, match="rouge_type"):
+        rouge_recall("a", "a", "rouge2")
+
+
+@pytest.mark.parametrize("rouge_type", ["rougeL", "rouge1"])
+def test_rouge_recall_matches_rouge_score(rouge_type):
+    from rouge_score import rouge_scorer
+
+    scorer = rouge_scorer.RougeScorer([rouge_type], tokenizer=UnicodeTokenizer())
+    rng = random.Random(0)
+    words = [f"w{i}" for i in range(30)]
+    for _ in range(50):
+        a = " ".join(rng.choice(words) for _ in range(rng.randint(1, 40)))
+        b = " ".join(rng.choice(words) for _ in range(rng.randint(1, 120)))
+        assert rouge_recall(a, b, rouge_type) == pytest.approx(scorer.score(a, b)[rouge_type].recall)
+    real = "The clinic is open Monday to Friday from 8:00 to 17:00, so plan a weekday visit."
+    expected = scorer.score(real, SECTION_TEXT)[rouge_type].recall
+    assert rouge_recall(real, SECTION_TEXT, rouge_type) == pytest.approx(expected)
+
+
+def test_rouge_keeps_non_ascii_words():
+    # rouge-score's default tokenizer would drop "één" entirely
+    assert rouge_recall("één keer", "Bel één keer per week") == 1.0
+    it = item(question="Hoe vaak bel ik de huisarts?", answer="Bel één keer per week.", section="s2", language="nl")
+    assert check_grounding(it, CTX, CFG) is None
+
+
+def test_mcq_grounding():
+    assert check_grounding(mcq(), CTX, CFG) is None
+    unsupported = mcq(options=("Saturday mornings", "Only on weekends", "Every evening", "On holidays"))
+    assert check_grounding(unsupported, CTX, CFG).reason == "correct option not grounded in the source"
+
+
+def test_mcq_distractor_support_boundary():
+    # 10-token distractors: 9 tokens in order from the section -> recall 0.9 >= 0.9 -> reject; 8 -> pass
+    nine = "patients can park their car for free in garage zzz"
+    eight = "patients can park their car for free in yyy zzz"
+    assert rouge_recall(nine, SECTION_TEXT) == pytest.approx(0.9)
+    bad = mcq(options=("Monday to Friday", nine, "Every evening", "On holidays"))
+    verdict = check_grounding(bad, CTX, CFG)
+    assert verdict.reason == "distractor supported by the source (option 1)" and verdict.value == pytest.approx(0.9)
+    assert check_grounding(mcq(options=("Monday to Friday", eight, "Every evening", "On holidays")), CTX, CFG) is None
+
+
+# --- factoid back-check (paper B.2) ------------------------------------------------------
+
+
+def test_factoid_entity_in_answer_and_section_in_any_format():
+    assert check_factoid_entity(factoid(), CTX, CFG) is None  # "020 794 3120" in answer, "+31 20 ..." in section
+    email = item(
+        type="factoid",
+        question="What is the helpdesk e-mail address?",
+        answer="Write to HELP@lindenhof.example.org.",
+        entity="help@lindenhof.example.org",
+        entity_kind="email",
+    )
+    assert check_factoid_entity(email, CTX, CFG) is None
+
+
+@pytest.mark.parametrize(
+    ("kw", "reason"),
+    [
+        ({"answer": "You can call the helpdesk any time."}, "entity not in the answer"),
+        ({"answer": "Call 020 123 4567.", "entity": "020 123 4567"}, "entity not in the source section"),
+        ({"entity": "12"}, "entity cannot be normalised"),
+        ({"answer": "Call 010 794 3120.", "entity": "020 794 3120"}, "entity not in the answer"),
+    ],
+)
+def test_factoid_entity_failures(kw, reason):
+    verdict = check_factoid_entity(factoid(**kw), CTX, CFG)
+    assert verdict is not None and verdict.reason == reason
+
+
+# --- MCQ quality ---------------------------------------------------------------------------
+
+
+def test_correct_option_length_ratio_boundary():
+    distractors = ["x" * 10, "y" * 8, "z" * 5]
+    at_ratio = mcq(options=("a" * 15, *distractors))  # 15 / 10 == 1.5 -> pass
+    over = mcq(options=("a" * 16, *distractors))
+    assert check_length(at_ratio, CTX, CFG) is None
+    verdict = check_length(over, CTX, CFG)
+    assert verdict.reason == "correct option much longer than the distractors" and verdict.value == 1.6
+
+
+def test_giveaway_run_boundary():
+    q = "Where can patients park their car for free?"
+    four = mcq(question=q, options=("park their car for in P2", "At the station", "In the street", "Nowhere"))
+    three = mcq(question=q, options=("park their car in P2", "At the station", "In the street", "Nowhere"))
+    assert verbatim_run(q, "park their car for in P2") == 4
+    assert check_giveaway(four, CTX, CFG).value == 4.0
+    assert check_giveaway(three, CTX, CFG) is None
+    shared = mcq(question=q, options=("park their car for in P2", "park their car for a fee", "In the street", "No"))
+    assert check_giveaway(shared, CTX, CFG) is None  # a distractor repeats as much: no giveaway
+
+
+def test_mcq_stats_reports_longest_share_and_positions():
+    items = [
+        mcq(id="a", options=("a long correct answer", "b", "c", "d")),
+        mcq(id="b", options=("a", "b long", "c", "d"), index=1),
+        mcq(id="c", options=("a", "b", "c", "d much longer"), index=2),
+        item(id="d"),
+    ]
+    stats = mcq_stats(items)
+    assert stats["mcq"] == 3
+    assert stats["correct_longest_share"] == pytest.approx(2 / 3, abs=1e-4)
+    assert stats["answer_positions"] == {"0": 1, "1": 1, "2": 1, "3": 0}
+
+
+# --- near-duplicates --------------------------------------------------------------------
+
+
+def _brute_force(x: np.ndarray, thr: float) -> np.ndarray:
+    x = x / np.linalg.norm(x, axis=1, keepdims=True)
+    sims = x @ x.T
+    keep = np.zeros(len(x), bool)
+    for i in range(len(x)):
+        keep[i] = not np.any(sims[i, :i][keep[:i]] > thr)
+    return keep
+
+
+def test_dedup_threshold_and_chain():
+    def unit(deg):
+        return [np.cos(np.radians(deg)), np.sin(np.radians(deg))]
+
+    # A at 0 deg, B at 18 deg (cos 0.951), C at 36 deg (cos A-C 0.809, B-C 0.951)
+    res = greedy_dedup(np.array([unit(0), unit(18), unit(36)]), 0.9)
+    assert res.keep.tolist() == [True, False, True]  # B goes; then no pair above 0.9 remains
+    assert res.duplicate_of.tolist() == [-1, 0, -1]
+    assert res.similarity[1] == pytest.approx(np.cos(np.radians(18)), abs=1e-6)
+    # boundary: similarity just below / above the threshold
+    cos_just_below = np.degrees(np.arccos(0.899))
+    cos_just_above = np.degrees(np.arccos(0.901))
+    assert greedy_dedup(np.array([unit(0), unit(cos_just_below)]), 0.9).keep.tolist() == [True, True]
+    assert greedy_dedup(np.array([unit(0), unit(cos_just_above)]), 0.9).keep.tolist() == [True, False]
+
+
+@pytest.mark.parametrize(("block", "chunk"), [(1, 8192), (7, 5), (64, 16), (4096, 8192)])
+def test_blockwise_equals_brute_force(block, chunk):
+    rng = np.random.default_rng(3)
+    base = rng.normal(size=(120, 16))
+    x = np.concatenate([base, base[:60] + rng.normal(scale=0.15, size=(60, 16))])
+    x = x[rng.permutation(len(x))]
+    res = greedy_dedup(x, 0.95, block_size=block, chunk_size=chunk)
+    np.testing.assert_array_equal(res.keep, _brute_force(x, 0.95))
+    assert 0 < (~res.keep).sum() <= 60
+    kept = x[res.keep] / np.linalg.norm(x[res.keep], axis=1, keepdims=True)
+    sims = kept @ kept.T
+    np.fill_diagonal(sims, 0)
+    assert sims.max() <= 0.95
+
+
+def test_greedy_dedup_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="threshold"):
+        greedy_dedup(np.eye(2), 0)
+    with pytest.raises(ValueError, match="2-d"):
+        greedy_dedup(np.ones(3), 0.5)
+
+
+def test_dedup_filter_drops_the_lower_ranked_item():
+    q = "When is the clinic open for visitors?"
+    items = [item(id="low", question=q, score=0.2), item(id="high", question=q + " ", score=0.9)]
+    for order in (items, items[::-1]):
+        kept, rejected = DEDUP.apply(list(order), CTX, CFG)
+        assert [k.id for k in kept] == ["high"]
+        assert rejected[0].id == "low" and rejected[0].reason == "near-duplicate question (of higher-ranked high)"
+        assert rejected[0].value == pytest.approx(1.0)
+
+
+def test_dedup_scope_type_or_all():
+    q = "When is the clinic open for visitors?"
+    items = [item(id="lf", question=q), mcq(id="mc", question=q)]
+    assert len(DEDUP.apply(items, CTX, CFG)[0]) == 2
+    kept, rejected = DEDUP.apply(items, CTX, FilterConfig(dedup_scope="all"))
+    assert len(kept) == 1 and rejected[0].id == "mc"  # same score: ties broken by id ("lf" < "mc")
+
+
+def test_dedup_needs_an_embedder():
+    with pytest.raises(ValueError, match="embed"):
+        DEDUP.apply([item()], FilterContext(sections=SECTIONS), CFG)
+
+
+# --- top per section ---------------------------------------------------------------------
+
+
+def test_top_per_section_keeps_best_ranked_per_section_and_type():
+    items = [
+        item(id="a", score=0.5),
+        item(id="b", score=0.9),
+        item(id="c", score=None),
+        item(id="d", score=0.9),  # ties with b: id decides
+        mcq(id="m"),
+        item(id="e", section="s2", score=0.1),
+    ]
+    kept, rejected = TOP_PER_SECTION.apply(items, CTX, CFG)
+    assert sorted(k.id for k in kept) == ["b", "e", "m"]
+    assert {r.id: r.reason for r in rejected}["c"] == "over keep_per_section (rank 4 in its section)"
+    kept2, _ = TOP_PER_SECTION.apply(items, CTX, FilterConfig(keep_per_section=2))
+    assert sorted(k.id for k in kept2) == ["b", "d", "e", "m"]
+
+
+# --- run_filters ---------------------------------------------------------------------------
+
+
+def candidates() -> list[Item]:
+    return [
+        item(id="lf1", score=0.9),
+        item(id="lf2", score=0.8, question="When is the clinic open for visitors??"),  # near-dup of lf1
+        item(id="lf3", score=0.7, question="Where can I park my car?", answer="Patients park for free in garage P2."),
+        item(id="lf4", answer="Call +31 20 794 3120."),  # really a factoid
+        item(id="lf5", question="What is the capital of France?", answer="Paris, obviously."),
+        item(id="lf6", question="Tell me about parking", answer="Patients can park for free in garage P2."),
+        factoid(id="f1"),
+        factoid(id="f2", answer="You can call the helpdesk on 020 123 4567.", entity="020 123 4567"),
+        mcq(id="m1"),
+        mcq(id="m2", options=("Monday to Friday", "Sunday", "All of the above", "Never")),
+        mcq(id="m3", options=("Monday to Friday from eight to five in the clinic", "Sunday", "Never", "Nope")),
+    ]
+
+
+def test_run_filters_funnel_and_partition():
+    cands = candidates()
+    res = run_filters(cands, CTX, CFG)
+    accepted = {i.id for i in res.accepted}
+    rejected = {r.id: r.filter for r in res.rejected}
+    assert accepted == {"lf1", "f1", "m1"}
+    assert rejected == {
+        "lf2": "dedup",
+        "lf3": "top_per_section",
+        "lf4": "long_form_factoid",
+        "lf5": "grounding",
+        "lf6": "validity",
+        "f2": "factoid_entity",
+        "m2": "validity",
+        "m3": "mcq_quality",
+    }
+    assert accepted.isdisjoint(rejected) and len(accepted) + len(rejected) == len(cands)
+    # funnel: per type, each filter's "in" is the previous filter's "out"
+    for t in ("long_form", "factoid", "mcq"):
+        rows = [r for r in res.funnel if r["type"] == t]
+        assert [r["filter"] for r in rows] == list(FILTER_NAMES)
+        assert rows[0]["in"] == sum(c.type == t for c in cands)
+        for prev, row in itertools.pairwise(rows):
+            assert row["in"] == prev["out"]
+        for row in rows:
+            assert row["in"] - row["out"] == row["rejected"] == sum(row["reasons"].values())
+        assert rows[-1]["out"] == sum(a.type == t for a in res.accepted)
+    assert res.stats["mcq"] == 1
+    assert all(r.reason and r.filter in FILTER_NAMES for r in res.rejected)
+
+
+def test_run_filters_is_deterministic_under_input_order():
+    cands = candidates()
+    base = run_filters(cands, CTX, CFG)
+    shuffled = cands[:]
+    random.Random(1).shuffle(shuffled)
+    other = run_filters(shuffled, CTX, CFG)
+    assert sorted(i.id for i in other.accepted) == sorted(i.id for i in base.accepted)
+    assert sorted((r.id, r.filter, r.reason) for r in other.rejected) == sorted(
+        (r.id, r.filter, r.reason) for r in base.rejected
+    )
+    assert [i.id for i in other.accepted] == [i.id for i in shuffled if i.id in {a.id for a in base.accepted}]
+
+
+def test_skip_and_input_errors():
+    res = run_filters(candidates(), CTX, FilterConfig(skip=["dedup", "top_per_section"]))
+    assert {"lf2", "lf3"} <= {i.id for i in res.accepted}
+    assert {r["filter"] for r in res.funnel}.isdisjoint({"dedup", "top_per_section"})
+    # without the dedup filter, no embedder is needed
+    assert run_filters([item()], FilterContext(sections=SECTIONS), FilterConfig(skip=["dedup"])).accepted
+    twice = run_filters([item(), item(), item(id="i2", section="s2", question="Hoe vaak bel ik?")], CTX, CFG)
+    assert [r.reason for r in twice.rejected if r.id == "i1"] == ["repeated id: same type, section and question"]
+    assert [a.id for a in twice.accepted] == ["i1"]  # i2's answer is not grounded in s2
+    assert twice.funnel[0]["in"] == 3 and twice.funnel[0]["out"] == 2
+    with pytest.raises(ValueError, match=r"filter\.skip"):
+        run_filters([item()], CTX, FilterConfig(skip=["grounding"]), filters=[DEDUP])
+    with pytest.raises(ValueError):
+        FilterConfig(skip=["no_such_filter"])
+
+
+def test_format_funnel():
+    res = run_filters(candidates(), CTX, CFG)
+    text = format_funnel(res.funnel)
+    lines = text.splitlines()
+    assert "long_form" in lines[0] and "total" in lines[0]
+    assert len(lines) == 1 + len(FILTER_NAMES)
+    validity = next(line for line in lines if line.strip().startswith("validity"))
+    assert "11 -> 9" in validity and "not a question" in validity
+    assert format_funnel([]) == "  (no candidates)"
+    assert run_filters([], CTX, CFG).funnel == []

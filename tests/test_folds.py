@@ -1,0 +1,227 @@
+"""FoldBuilder: planted splits, metrics by hand, balance control, errors, light import, example."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import qagen.folds
+from qagen.folds import FoldBuilder
+from qagen.records import FoldAssignment
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def planted(seed: int, sizes_a: int = 3, sizes_b: int = 4, dims: int = 5, per_topic: int = 30):
+    """Two groups of topics far apart (distance ~20), topics ~2 apart inside a group."""
+    rng = np.random.default_rng(seed)
+    direction = rng.normal(size=dims)
+    direction /= np.linalg.norm(direction)
+    centers = [rng.normal(scale=1.0, size=dims) for _ in range(sizes_a)]
+    centers += [20 * direction + rng.normal(scale=1.0, size=dims) for _ in range(sizes_b)]
+    n_topics = sizes_a + sizes_b
+    counts = rng.integers(per_topic // 2, per_topic * 2, n_topics)
+    topics = np.repeat(np.arange(n_topics), counts)
+    x = np.array(centers)[topics] + rng.normal(scale=0.2, size=(topics.size, dims))
+    outliers = rng.random(topics.size) < 0.15
+    topics = np.where(outliers, -1, topics)
+    units = np.arange(topics.size) // 5  # pages of 5 consecutive sections: a few straddle topics
+    return x, topics, units, set(range(sizes_a)), set(range(sizes_a, n_topics))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_recovers_planted_split(seed):
+    x, topics, units, group_a, group_b = planted(seed, sizes_a=2 + seed % 3, sizes_b=3 + seed % 4)
+    fb = FoldBuilder(samples_total=40, seed=seed).fit(x, topics, units)
+    fold1 = {t for t, f in fb.topic_folds_.items() if f == 1}
+    assert fold1 in (group_a, group_b)
+    assert fb.metrics_["fold_topic_distance_ratio"] > 3
+    assert fb.chosen_["n_clusters"] == 2
+
+
+def test_metrics_by_hand():
+    # 1-D topic centroids at 0, 1 | 10, 12; two sections per topic symmetric around the centroid
+    x = np.array([[-0.5], [0.5], [0.5], [1.5], [9.5], [10.5], [11.5], [12.5], [5.0]])
+    topics = np.array([0, 0, 1, 1, 2, 2, 3, 3, -1])
+    # page "a" mixes topics 1 and 2 (both folds) -> removed; page "d" holds only an outlier
+    units = np.array(["b", "b", "a", "c", "a", "e", "e", "e", "d"])
+    with pytest.warns(UserWarning, match="fold 2 has a single page"):
+        fb = FoldBuilder(linkage=["average"], distance=["euclidean"], samples_total=2).fit(x, topics, units)
+    m = fb.metrics_
+    assert fb.topic_folds_ == {0: 1, 1: 1, 2: 2, 3: 2}
+    assert m["min_topic_distance"] == pytest.approx(1.0)
+    assert m["min_fold_distance"] == pytest.approx(9.0)
+    assert m["avg_fold_distance"] == pytest.approx((10 + 12 + 9 + 11) / 4)
+    assert m["score"] == pytest.approx((9 + 10.5) / 2)
+    assert m["fold_topic_distance_ratio"] == pytest.approx(9.0)
+    assert fb.status_.tolist() == ["kept", "kept", "conflict", "kept", "conflict"] + ["kept"] * 3 + ["outlier"]
+    assert fb.conflict_units_ == ["a"]
+    assert m["valid_sections_pct"] == pytest.approx(100 * 6 / 8)
+    assert m["folds_per_unit"] == pytest.approx((2 + 1 + 1 + 1) / 4)  # a, b, c, e (d has no topic)
+    assert m["small_fold_ratio"] == 1.0 and m["n_conflict"] == 2 and m["n_outliers"] == 1
+    assert fb.unit_folds_ == {"b": 1, "c": 1, "e": 2}
+    assert m["folds"]["1"]["validation"]["units"] + m["folds"]["1"]["test"]["units"] == 2
+    assert m["n_sampled"] == 2 and m["folds"]["1"]["sampled"] == m["folds"]["2"]["sampled"] == 1
+
+
+def test_score_ties_go_to_balance_then_order():
+    # 3 topics on a line: {0} | {1,2} and {0,1} | {2} have equal single-linkage and average distances
+    x = np.array([[0.0], [1.0], [2.0]]).repeat([10, 1, 30], axis=0)
+    topics = np.repeat([0, 1, 2], [10, 1, 30])
+    units = np.arange(41)
+    fb = FoldBuilder(max_clusters=3).fit(x, topics, units)
+    assert [c["n_clusters"] for c in fb.candidates_].count(2) == 7
+    assert fb.metrics_["small_fold_ratio"] == pytest.approx(11 / 30)  # {0,1} vs {2}, not {0} vs {1,2}
+
+
+def test_min_fold_ratio_goes_beyond_two_clusters():
+    # one far-away small topic: every two-cluster cut isolates it (ratio 1/10)
+    rng = np.random.default_rng(0)
+    centers = np.vstack([[50.0, 50.0], rng.normal(scale=4, size=(10, 2))])
+    topics = np.repeat(np.arange(11), 20)
+    x = centers[topics] + rng.normal(scale=0.1, size=(220, 2))
+    units = np.arange(220) // 4
+    paper = FoldBuilder(distance=["euclidean"]).fit(x, topics, units)
+    assert paper.metrics_["small_fold_ratio"] == pytest.approx(0.1)
+    balanced = FoldBuilder(distance=["euclidean"], min_fold_ratio=0.5).fit(x, topics, units)
+    assert balanced.metrics_["small_fold_ratio"] >= 0.5 and balanced.chosen_["n_clusters"] > 2
+    assert all(c["status"] == "rejected" for c in balanced.candidates_ if c["n_clusters"] == 2)
+    with pytest.raises(ValueError, match=r"min_fold_ratio=0.5 .*euclidean/single: ratio 0.100") as exc:
+        FoldBuilder(distance=["euclidean"], min_fold_ratio=0.5, max_clusters=2).fit(x, topics, units)
+    assert "lower min_fold_ratio, raise max_clusters" in str(exc.value)
+
+
+def test_every_unit_mixed_is_a_clear_error():
+    x = np.array([[0.0], [0.1], [9.0], [9.1]])
+    fb = FoldBuilder()
+    with pytest.raises(ValueError, match="no fold candidate"):
+        fb.fit(x, [0, 0, 1, 1], ["p", "q", "p", "q"])
+    assert {c["reason"] for c in fb.candidates_} == {"one fold is empty after removing mixed units"}
+
+
+def test_zero_centroid_skips_cosine():
+    x = np.array([[-1.0, 0.0], [1.0, 0.0], [5.0, 5.0], [5.0, 6.0]])
+    fb = FoldBuilder().fit(x, [0, 0, 1, 1], [0, 1, 2, 3])
+    skipped = [c for c in fb.candidates_ if c["status"] == "skipped"]
+    assert len(skipped) == 3 and "zero centroid" in skipped[0]["reason"] and skipped[0]["score"] is None
+    json.dumps(fb.candidates_, allow_nan=False)
+
+
+def test_single_unit_fold_warns_and_has_no_test():
+    x = np.array([[0.0], [0.1], [9.0], [9.1], [9.2]])
+    with pytest.warns(UserWarning, match="single page"):
+        fb = FoldBuilder().fit(x, [0, 0, 1, 1, 1], ["p", "p", "q", "r", "s"])
+    assert fb.unit_splits_["p"] == "validation" and len(fb.warnings_) == 1
+
+
+@pytest.mark.filterwarnings("ignore:fold 2 has a single page")
+def test_fold_without_samples_warns():
+    x = np.array([[0.0]] * 50 + [[9.0]])
+    topics = [0] * 50 + [1]
+    with pytest.warns(UserWarning, match="fold 2 gets no sampled section"):
+        fb = FoldBuilder(samples_total=10).fit(x, topics, np.arange(51))
+    assert fb.metrics_["folds"]["2"]["sampled"] == 0 and fb.metrics_["n_sampled"] == 10
+
+
+def test_to_records():
+    x, topics, units, _, _ = planted(1)
+    fb = FoldBuilder(samples_total=10).fit(x, topics, units)
+    ids = [f"s{i}" for i in range(len(topics))]
+    records = fb.to_records(ids)
+    assert all(isinstance(r, FoldAssignment) for r in records)
+    assert [(r.fold, r.split, r.status, r.sampled) for r in records] == fb.assignments_
+    assert records[3].unit_id == str(units[3]) and records[3].topic_id == topics[3]
+    with pytest.raises(ValueError, match="one id per fitted section"):
+        fb.to_records(ids[:-1])
+    with pytest.raises(RuntimeError, match="not fitted"):
+        FoldBuilder().to_records(ids)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"n_folds": 3}, "n_folds must be 2"),
+        ({"distance": "manhattan"}, "distance must be"),
+        ({"linkage": []}, "linkage must be"),
+        ({"distance": ["cosine"], "linkage": ["ward"]}, "ward needs the euclidean distance"),
+        ({"unit": "chapter"}, "unit must be one of"),
+        ({"test_size": 1.5}, r"test_size must be in \(0, 1\); got 1.5"),
+        ({"test_size": 0}, "test_size must be in"),
+        ({"min_fold_ratio": -0.1}, "min_fold_ratio must be in"),
+        ({"samples_total": 0}, "samples_total must be a positive integer"),
+        ({"samples_total": 5, "samples_per_fold": 5}, "not both"),
+        ({"max_clusters": 11}, "max_clusters must be"),
+        ({"seed": -1}, "seed must be"),
+        ({"seed": True}, "seed must be"),
+    ],
+)
+def test_bad_params(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        FoldBuilder(**kwargs)
+
+
+GOOD_X = np.array([[0.0], [0.1], [9.0], [9.1]])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((np.array([0.0, 1.0, 2.0, 3.0]), [0, 0, 1, 1], [0, 1, 2, 3]), "2-D array"),
+        ((np.array([[0.0], [np.nan], [9.0], [9.1]]), [0, 0, 1, 1], [0, 1, 2, 3]), "NaN or infinite .* row 1"),
+        ((GOOD_X, [0, 0, 1], [0, 1, 2, 3]), r"topics must be 1-D with one label per section \(4\)"),
+        ((GOOD_X, [0, 0, 1, 1], [0, 1, 2]), r"units must be 1-D with one id per section \(4\)"),
+        ((GOOD_X, [0, 0, 0, -1], [0, 1, 2, 3]), "at least 2 non-outlier topics"),
+        ((GOOD_X, [-1, -1, -1, -1], [0, 1, 2, 3]), "at least 2 non-outlier topics"),
+        ((GOOD_X, [0, 0, 1, -2], [0, 1, 2, 3]), "topics must be >= -1"),
+        ((GOOD_X, [0, 0.5, 1, 1], [0, 1, 2, 3]), "integer labels"),
+        ((GOOD_X, ["a", "a", "b", "b"], [0, 1, 2, 3]), "integer labels"),
+        ((GOOD_X, [0, 0, 1, 1], ["p", None, "q", "r"]), "units must not contain None"),
+    ],
+)
+def test_bad_inputs(args, message):
+    with pytest.raises(ValueError, match=message):
+        FoldBuilder().fit(*args)
+
+
+def test_bad_docs_length():
+    with pytest.raises(ValueError, match="docs must be 1-D"):
+        FoldBuilder().fit(GOOD_X, [0, 0, 1, 1], [0, 1, 2, 3], docs=["d"])
+
+
+def test_refit_replaces_state():
+    fb = FoldBuilder()
+    x, topics, units, _, _ = planted(2)
+    fb.fit(x, topics, units)
+    fb.fit(GOOD_X, [0, 0, 1, 1], [0, 1, 2, 3])
+    assert len(fb.assignments_) == 4 and fb.topic_folds_ == {0: 1, 1: 2}
+
+
+def test_docstring_example_runs():
+    result = doctest.testmod(qagen.folds, raise_on_error=False)
+    assert result.attempted >= 5 and result.failed == 0
+
+
+def test_import_is_light():
+    code = (
+        "import sys, qagen.folds, numpy as np;"
+        "heavy = ['bertopic', 'torch', 'openai', 'pdfplumber', 'pydantic', 'umap', 'hdbscan', "
+        "'sentence_transformers', 'qagen.config', 'sklearn', 'scipy'];"
+        "print([m for m in heavy if m in sys.modules]);"
+        "qagen.folds.FoldBuilder().fit(np.array([[0.], [1.], [9.], [10.]]), [0, 0, 1, 1], [0, 1, 2, 3]);"
+        "print([m for m in heavy if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[0] == "[]"
+    assert out[1] == "['scipy']"
+
+
+def test_standalone_example_script():
+    script = ROOT / "examples" / "folds_standalone.py"
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True, timeout=60)
+    assert "fold/topic distance ratio" in out.stdout

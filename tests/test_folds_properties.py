@@ -1,0 +1,173 @@
+"""Property tests of FoldBuilder's invariants across many seeds and shapes (hypothesis)."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from qagen.folds import FoldBuilder
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # informational notes, not invariants
+
+SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def corpora(draw):
+    """Random sections: topic clusters, some outliers, units that mostly hold one topic."""
+    seed = draw(st.integers(0, 2**32 - 1))
+    n_topics = draw(st.integers(2, 9))
+    n = draw(st.integers(3 * n_topics, 180))
+    dims = draw(st.integers(1, 5))
+    outlier_share = draw(st.sampled_from([0.0, 0.1, 0.4]))
+    mix = draw(st.sampled_from([0.0, 0.05, 0.3]))
+    unit_size = draw(st.integers(1, 12))
+    string_units = draw(st.booleans())
+    rng = np.random.default_rng(seed)
+    topics = np.concatenate([np.arange(n_topics), rng.integers(0, n_topics, n - n_topics)])
+    topics = np.sort(topics)
+    centers = rng.normal(scale=3.0, size=(n_topics, dims))
+    x = centers[topics] + rng.normal(scale=0.3, size=(n, dims))
+    outlier = rng.random(n) < outlier_share
+    outlier[np.unique(topics, return_index=True)[1]] = False  # every topic keeps a section
+    topics = np.where(outlier, -1, topics * 3 + 1)  # non-contiguous labels
+    units = np.arange(n) // unit_size
+    moved = rng.random(n) < mix
+    units[moved] = rng.integers(0, units.max() + 1, int(moved.sum()))
+    units = np.array([f"u{u}" for u in units]) if string_units else units
+    docs = units // 3 if not string_units else None
+    return x, topics, units, docs
+
+
+@st.composite
+def params(draw):
+    sampling = draw(st.sampled_from(["total", "per_fold", "none"]))
+    return {
+        "distance": draw(st.sampled_from(["auto", ["euclidean"], ["cosine"]])),
+        "linkage": draw(st.sampled_from(["auto", ["single"], ["average", "complete"], ["ward", "average"]])),
+        "unit": draw(st.sampled_from(["page", "document"])),
+        "test_size": draw(st.floats(0.05, 0.9)),
+        "min_fold_ratio": draw(st.sampled_from([0.0, 0.0, 0.2, 0.5])),
+        "samples_total": draw(st.integers(1, 120)) if sampling == "total" else None,
+        "samples_per_fold": draw(st.integers(1, 60)) if sampling == "per_fold" else None,
+        "max_clusters": draw(st.integers(2, 6)),
+        "seed": draw(st.integers(0, 1000)),
+    }
+
+
+def _fit(data, p):
+    x, topics, units, docs = data
+    if p["distance"] == ["cosine"] and p["linkage"] == ["ward", "average"]:
+        p = {**p, "linkage": ["average"]}
+    fb = FoldBuilder(**p)
+    try:
+        fb.fit(x, topics, units, docs=docs)
+    except ValueError as exc:
+        assert "no fold candidate meets min_fold_ratio" in str(exc)
+        assert all(c["status"] in ("rejected", "skipped") for c in fb.candidates_)
+        event("no qualifying candidate")
+        return None
+    return fb
+
+
+def _groups(keys, values):
+    out = defaultdict(set)
+    for k, v in zip(keys, values, strict=True):
+        out[k].add(v)
+    return out
+
+
+@SETTINGS
+@given(corpora(), params())
+def test_folds_are_topic_disjoint_and_units_never_straddle(data, p):
+    fb = _fit(data, p)
+    if fb is None:
+        return
+    _, topics, units, _ = data
+    units = np.asarray(units)
+    kept = fb.status_ == "kept"
+    # every non-outlier topic is in exactly one fold, and its kept sections follow it
+    assert set(fb.topic_folds_) == set(np.unique(topics[topics >= 0]).tolist())
+    assert set(fb.topic_folds_.values()) == {1, 2}
+    assert all(fb.fold_[i] == fb.topic_folds_[int(topics[i])] for i in np.flatnonzero(kept))
+    assert ((fb.status_ == "outlier") == (topics == -1)).all()
+    # conflicts are exactly the units holding non-outlier sections of both topic folds
+    topic_fold = [fb.topic_folds_.get(int(t), 0) for t in topics]
+    mixed = {u for u, fs in _groups(units.tolist(), topic_fold).items() if {1, 2} <= fs}
+    assert mixed == set(fb.conflict_units_)
+    removed = np.isin(units, list(mixed))
+    assert not (kept & removed).any() and not fb.sampled_[removed].any()
+    assert (fb.fold_[~kept] == -1).all() and all(s is None for s in fb.split_[~kept])
+    # no unit in two folds or two splits
+    assert all(len(v) == 1 for v in _groups(units[kept].tolist(), fb.fold_[kept].tolist()).values())
+    assert all(len(v) == 1 for v in _groups(units[kept].tolist(), fb.split_[kept].tolist()).values())
+    assert set(fb.split_[kept]) <= {"validation", "test"}
+    for f in (1, 2):
+        n_units = len(set(units[kept & (fb.fold_ == f)].tolist()))
+        if n_units >= 2:
+            assert set(fb.split_[kept & (fb.fold_ == f)]) == {"validation", "test"}
+    # fold 1 is the larger one; the balance floor holds
+    sizes = [int((fb.fold_ == f).sum()) for f in (1, 2)]
+    assert sizes[0] >= sizes[1] > 0
+    assert fb.metrics_["small_fold_ratio"] >= p["min_fold_ratio"]
+    arrays = (fb.fold_.tolist(), fb.split_.tolist(), fb.status_.tolist(), fb.sampled_.tolist())
+    assert fb.assignments_ == [(None if f < 0 else f, s, st_, sm) for f, s, st_, sm in zip(*arrays, strict=True)]
+    json.dumps({"m": fb.metrics_, "c": fb.candidates_, "ch": fb.chosen_}, allow_nan=False)
+
+
+@SETTINGS
+@given(corpora(), params())
+def test_sample_is_stratified_inside_folds_and_splits(data, p):
+    fb = _fit(data, p)
+    if fb is None:
+        return
+    topics = data[1]
+    kept = fb.status_ == "kept"
+    assert not (fb.sampled_ & ~kept).any()
+    sizes = np.array([int((fb.fold_ == f).sum()) for f in (1, 2)])
+    per_fold = np.array([int((fb.sampled_ & (fb.fold_ == f)).sum()) for f in (1, 2)])
+    if p["samples_total"] is not None:
+        assert per_fold.sum() == min(p["samples_total"], sizes.sum())
+        assert (np.abs(per_fold * sizes.sum() - per_fold.sum() * sizes) < sizes.sum()).all()
+    elif p["samples_per_fold"] is not None:
+        assert (per_fold == np.minimum(sizes, p["samples_per_fold"])).all()
+    else:
+        assert (fb.sampled_ == kept).all()
+    for f in (1, 2):
+        for s in ("validation", "test"):
+            cell = kept & (fb.fold_ == f) & (fb.split_ == s)
+            n_cell, n_picked = int(cell.sum()), int((cell & fb.sampled_).sum())
+            for t in np.unique(topics[cell]):
+                size_t = int((cell & (topics == t)).sum())
+                got = int((cell & fb.sampled_ & (topics == t)).sum())
+                assert abs(got * n_cell - n_picked * size_t) < n_cell, (f, s, t, got, n_picked, size_t, n_cell)
+
+
+@settings(max_examples=40, deadline=None)
+@given(corpora(), params())
+def test_same_seed_same_result(data, p):
+    first = _fit(data, p)
+    if first is None:
+        return
+    again = _fit(data, dict(p))
+    assert again.assignments_ == first.assignments_
+    assert again.metrics_ == first.metrics_ and again.candidates_ == first.candidates_
+    assert again.unit_splits_ == first.unit_splits_
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_other_seed_changes_only_split_and_sample(seed):
+    rng = np.random.default_rng(seed)
+    topics = np.repeat(np.arange(6), 40)
+    x = np.repeat(rng.normal(scale=4, size=(6, 3)), 40, axis=0) + rng.normal(scale=0.2, size=(240, 3))
+    units = np.arange(240) // 4
+    a = FoldBuilder(samples_total=30, seed=1).fit(x, topics, units)
+    b = FoldBuilder(samples_total=30, seed=2).fit(x, topics, units)
+    assert a.topic_folds_ == b.topic_folds_ and a.candidates_ == b.candidates_
+    assert (a.fold_ == b.fold_).all()
+    assert a.unit_splits_ != b.unit_splits_ or (a.sampled_ != b.sampled_).any()
