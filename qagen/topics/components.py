@@ -1,0 +1,118 @@
+"""The reducer and clusterer BERTopic runs, their effective parameters, and the two steps without BERTopic.
+
+:func:`fit_topics` hands these components to BERTopic; the sweep and the robustness refit call
+:func:`reduce_and_cluster` directly (no c-TF-IDF needed), so both paths reduce and cluster with
+the same objects, parameters and seed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from qagen.config import TopicsConfig
+
+MIN_SECTIONS = 5  # UMAP needs n_neighbors >= 2 < n; HDBSCAN needs room for 2 clusters of 2
+SMALL_CORPUS_DIVISOR = 20  # auto_scale: min_cluster_size <= n / 20, so a small corpus can still form several topics
+SMALL_CORPUS_FLOOR = 3  # ... but never below 3 sections (unless configured lower)
+
+
+def effective_params(n: int, dim: int, config: TopicsConfig) -> dict[str, Any]:
+    """The parameters actually used for ``n`` sections of ``dim`` dimensions.
+
+    Limits that keep the algorithms valid always apply (n_neighbors < n, n_components < n - 1
+    and <= dim, n_clusters <= n). With ``auto_scale``, ``min_cluster_size`` is also capped at
+    ``n // 20`` (never below 3), so the paper's 30 becomes 8 for 170 sections and is unchanged
+    from 600 sections up. (On the 169 sections of examples/docs, n // 8 = 21 gave only 2
+    topics with either embedder; 8 gives 3–4 with few outliers.)
+    """
+    if n < MIN_SECTIONS:
+        raise ValueError(f"topics need at least {MIN_SECTIONS} sections to cluster; got {n} (add documents)")
+    mcs = config.min_cluster_size
+    if config.auto_scale:
+        mcs = min(mcs, max(SMALL_CORPUS_FLOOR, n // SMALL_CORPUS_DIVISOR))
+    min_samples = config.min_samples
+    if min_samples is not None:
+        min_samples = min(min_samples, n - 1)
+    return {
+        "reducer": config.reducer,
+        "clusterer": config.clusterer,
+        # UMAP's spectral initialisation needs n_components < n - 1; PCA needs <= dim.
+        "n_components": max(2, min(config.n_components, n - 2, dim)),
+        "n_neighbors": max(2, min(config.n_neighbors, n - 1)),
+        "min_cluster_size": mcs,
+        "min_samples": min_samples,
+        "n_clusters": min(config.n_clusters, n),
+        "n_sections": n,
+    }
+
+
+def build_reducer(params: dict[str, Any], seed: int) -> Any:
+    """UMAP (BERTopic's settings: cosine, min_dist 0) or PCA, seeded."""
+    if params["reducer"] == "umap":
+        from umap import UMAP
+
+        return UMAP(
+            n_components=params["n_components"],
+            n_neighbors=params["n_neighbors"],
+            min_dist=0.0,
+            metric="cosine",
+            random_state=seed,
+            n_jobs=1,  # a random_state forces one thread anyway; saying so avoids UMAP's warning
+        )
+    from sklearn.decomposition import PCA
+
+    return PCA(n_components=params["n_components"], random_state=seed)
+
+
+def build_clusterer(params: dict[str, Any], seed: int) -> Any:
+    """HDBSCAN (outliers are -1) or k-means (no outliers), seeded."""
+    if params["clusterer"] == "hdbscan":
+        from hdbscan import HDBSCAN
+
+        return HDBSCAN(
+            min_cluster_size=params["min_cluster_size"],
+            min_samples=params["min_samples"],
+            metric="euclidean",
+            cluster_selection_method="eom",
+            prediction_data=False,
+        )
+    from sklearn.cluster import KMeans
+
+    return KMeans(n_clusters=params["n_clusters"], n_init=4, random_state=seed)
+
+
+def reduce(embeddings: np.ndarray, params: dict[str, Any], seed: int) -> np.ndarray:
+    """The reduced embeddings (sections x n_components)."""
+    return np.asarray(build_reducer(params, seed).fit_transform(embeddings), dtype=np.float32)
+
+
+def cluster(reduced: np.ndarray, params: dict[str, Any], seed: int) -> np.ndarray:
+    """Cluster labels, renumbered by size like BERTopic does (0 = largest; -1 = outlier)."""
+    model = build_clusterer(params, seed)
+    model.fit(reduced)
+    return sort_by_size(np.asarray(model.labels_))
+
+
+def reduce_and_cluster(embeddings: np.ndarray, params: dict[str, Any], seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(reduced embeddings, labels) for one parameter setting."""
+    reduced = reduce(embeddings, params, seed)
+    return reduced, cluster(reduced, params, seed)
+
+
+def sort_by_size(labels: np.ndarray) -> np.ndarray:
+    """Labels renumbered 0, 1, ... by decreasing cluster size (ties: old label); -1 stays -1."""
+    labels = np.asarray(labels, dtype=np.int64)
+    ids, counts = np.unique(labels[labels >= 0], return_counts=True)
+    order = sorted(zip(ids.tolist(), counts.tolist(), strict=True), key=lambda p: (-p[1], p[0]))
+    mapping = {old: new for new, (old, _) in enumerate(order)}
+    return np.array([mapping.get(int(x), -1) for x in labels], dtype=np.int64)
+
+
+def add_noise(embeddings: np.ndarray, scale: float, seed: int) -> np.ndarray:
+    """Embeddings plus Gaussian noise of ``scale`` x each dimension's standard deviation."""
+    rng = np.random.default_rng(seed)
+    std = embeddings.std(axis=0, keepdims=True)
+    return (embeddings + rng.standard_normal(embeddings.shape) * (scale * std)).astype(np.float32)

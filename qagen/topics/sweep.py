@@ -1,0 +1,217 @@
+"""Sweep BERTopic's key hyperparameters and recommend a setting with evidence (paper Section 5.1).
+
+Every grid point is reduced and clustered exactly as :func:`~qagen.topics.fit_topics` would
+(same components, parameters and seed), without the c-TF-IDF step. The reduction depends only
+on the reducer's parameters, so it is computed once per distinct (n_components, n_neighbors)
+and shared by every min_cluster_size; likewise the noisy refit for robustness.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from qagen.topics.components import add_noise, cluster, effective_params, reduce
+from qagen.topics.metrics import cluster_metrics, robustness_from_labels
+
+if TYPE_CHECKING:
+    from qagen.config import TopicsConfig
+
+SWEEPABLE = ("n_components", "n_neighbors", "min_cluster_size", "min_samples", "n_clusters")
+REDUCER_KEYS = ("reducer", "n_components", "n_neighbors")
+MAX_OUTLIER_PCT = 50.0
+# (metric, +1 when higher is better, -1 when lower is better)
+RANK_METRICS = (
+    ("silhouette", 1),
+    ("calinski_harabasz", 1),
+    ("davies_bouldin", -1),
+    ("robustness", 1),
+    ("dc_lift", 1),
+)
+
+
+def _configs(grid: dict[str, list[int]], config: TopicsConfig) -> list[tuple[dict[str, int], TopicsConfig]]:
+    from qagen.config import TopicsConfig
+
+    unknown = sorted(set(grid) - set(SWEEPABLE))
+    if unknown:
+        raise ValueError(f"sweep grid keys must be among {', '.join(SWEEPABLE)}; got {', '.join(unknown)}")
+    if any(not values for values in grid.values()):
+        raise ValueError("every sweep grid key needs at least one value, e.g. n_components=5,10,15")
+    keys = list(grid)
+    out = []
+    for combo in itertools.product(*(grid[k] for k in keys)):
+        point = dict(zip(keys, combo, strict=True))
+        out.append((point, TopicsConfig.model_validate({**config.model_dump(), **point})))
+    return out
+
+
+def sweep(
+    texts: Sequence[str],
+    embeddings: np.ndarray,
+    doc_ids: Sequence[str],
+    grid: dict[str, list[int]],
+    config: TopicsConfig,
+    seed: int = 0,
+    *,
+    progress: Callable[[str], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Metrics for every point of ``grid`` (e.g. ``{"n_components": [5, 15], "min_cluster_size": [10, 30]}``).
+
+    Args:
+        texts: Section texts (checked for length only; keywords are not needed to score a setting).
+        embeddings: Sections x dims.
+        doc_ids: Document of each section.
+        grid: Config field -> values; keys among :data:`SWEEPABLE`.
+        config: Base ``[topics]`` config; grid values override it.
+        seed: As for :func:`fit_topics`.
+        progress: Called with one line per finished grid point.
+
+    Returns:
+        One row per grid point: the requested values, ``params`` (effective), every metric of
+        :func:`cluster_metrics`, robustness (when ``config.robustness_check``), ``reduce_s`` and
+        ``cluster_s``.
+    """
+    embeddings = np.asarray(embeddings, dtype=np.float32)
+    if not len(texts) == embeddings.shape[0] == len(doc_ids):
+        raise ValueError(
+            f"texts, embeddings and doc_ids must have one entry per section; got {len(texts)}, "
+            f"{embeddings.shape[0]} and {len(doc_ids)}"
+        )
+    n, dim = embeddings.shape
+    noisy = add_noise(embeddings, config.robustness_noise, seed) if config.robustness_check else None
+    reductions: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray | None, float]] = {}
+    rows = []
+    for point, cfg in _configs(grid, config):
+        params = effective_params(n, dim, cfg)
+        key = tuple(params[k] for k in REDUCER_KEYS)
+        if key not in reductions:
+            start = time.perf_counter()
+            reduced = reduce(embeddings, params, seed)
+            reduced_noisy = reduce(noisy, params, seed) if noisy is not None else None
+            reductions[key] = (reduced, reduced_noisy, time.perf_counter() - start)
+        reduced, reduced_noisy, reduce_s = reductions[key]
+        start = time.perf_counter()
+        labels = cluster(reduced, params, seed)
+        row: dict[str, Any] = {**point, "params": params, **cluster_metrics(reduced, labels, doc_ids, seed=seed)}
+        if reduced_noisy is not None:
+            row.update(robustness_from_labels(labels, cluster(reduced_noisy, params, seed)))
+        row["reduce_s"] = round(reduce_s, 3)
+        row["cluster_s"] = round(time.perf_counter() - start, 3)
+        rows.append(row)
+        if progress is not None:
+            progress(_describe(point, params) + f": {row['n_topics']} topics, {row['outlier_pct']:.0f}% outliers")
+    return rows
+
+
+def _describe(point: dict[str, Any], params: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={_value(k, point, params)}" for k in point)
+
+
+def _value(key: str, point: dict[str, Any], params: dict[str, Any]) -> str:
+    asked, used = point[key], params.get(key)
+    return str(asked) if used is None or used == asked else f"{asked}→{used}"
+
+
+def _mean_ranks(rows: list[dict[str, Any]]) -> list[float]:
+    """Mean rank (0 = best) of each row over the metrics present in every row."""
+    used = [(m, sign) for m, sign in RANK_METRICS if all(r.get(m) is not None for r in rows)]
+    if not used:
+        return [0.0] * len(rows)
+    totals = np.zeros(len(rows))
+    for metric, sign in used:
+        values = np.array([-sign * r[metric] for r in rows], dtype=float)
+        # Average ranks for ties, so equal scores weigh equally.
+        from scipy.stats import rankdata
+
+        totals += rankdata(values, method="average") - 1
+    return (totals / len(used)).tolist()
+
+
+def recommend(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+    """The recommended row and the rule that chose it, in one sentence.
+
+    Rule: among settings with at least 2 topics and at most 50% outliers, take the best mean
+    rank over silhouette (higher), Calinski–Harabasz (higher), Davies–Bouldin (lower),
+    robustness (higher) and DC lift over the shuffled baseline (higher); ties go to fewer
+    outliers, then to the earlier grid point. If no setting qualifies, the outlier bound is
+    dropped; if none has 2 topics, the setting with most topics is returned with a hint.
+    """
+    if not rows:
+        raise ValueError("recommend needs at least one sweep row")
+    eligible = [r for r in rows if r["n_topics"] >= 2 and r["outlier_pct"] <= MAX_OUTLIER_PCT]
+    scope = f"the {len(eligible)} of {len(rows)} settings with >= 2 topics and <= {MAX_OUTLIER_PCT:.0f}% outliers"
+    if not eligible:
+        eligible = [r for r in rows if r["n_topics"] >= 2]
+        scope = (
+            f"the {len(eligible)} of {len(rows)} settings with >= 2 topics "
+            f"(none had <= {MAX_OUTLIER_PCT:.0f}% outliers)"
+        )
+    if not eligible:
+        best = max(rows, key=lambda r: r["n_topics"])
+        return best, "no setting produced 2 or more topics; lower min_cluster_size or add documents"
+    ranks = _mean_ranks(eligible)
+    order = sorted(range(len(eligible)), key=lambda i: (ranks[i], eligible[i]["outlier_pct"], i))
+    best = eligible[order[0]]
+    used = [m for m, _ in RANK_METRICS if all(r.get(m) is not None for r in eligible)]
+    names = {
+        "silhouette": "silhouette ↑",
+        "calinski_harabasz": "Calinski–Harabasz ↑",
+        "davies_bouldin": "Davies–Bouldin ↓",
+        "robustness": "robustness ↑",
+        "dc_lift": "DC lift over shuffled ↑",
+    }
+    setting = ", ".join(f"{k}={best[k]}" for k in best if k in SWEEPABLE)
+    rule = (
+        f"recommended {setting}: best mean rank ({ranks[order[0]]:.2f}) over "
+        f"{', '.join(names[m] for m in used)} among {scope}; ties go to fewer outliers"
+    )
+    return best, rule
+
+
+def _fmt(value: Any, digits: int) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def format_table(rows: list[dict[str, Any]], recommended: dict[str, Any] | None = None) -> str:
+    """The sweep as a Markdown table (readable in a terminal too); the recommended row is starred.
+
+    A grid value changed by auto-scaling shows as ``asked→used``.
+    """
+    if not rows:
+        return "(no sweep rows)"
+    keys = [k for k in rows[0] if k in SWEEPABLE]
+    head = [
+        *keys,
+        "topics",
+        "outliers %",
+        "size min/med/max",
+        "silhouette",
+        "CH",
+        "DB",
+        "robustness",
+        "DC",
+        "DC shuffled",
+    ]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---:" for _ in head) + "|"]
+    for row in rows:
+        star = " ★" if row is recommended else ""
+        cells = [_value(k, row, row["params"]) for k in keys]
+        cells[0] += star
+        cells += [
+            str(row["n_topics"]),
+            f"{row['outlier_pct']:.1f}",
+            f"{row['size_min']}/{row['size_median']:g}/{row['size_max']}",
+            _fmt(row.get("silhouette"), 3),
+            _fmt(row.get("calinski_harabasz"), 0),
+            _fmt(row.get("davies_bouldin"), 3),
+            _fmt(row.get("robustness"), 3),
+            _fmt(row.get("dc"), 1),
+            _fmt(row.get("dc_shuffled"), 1),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)

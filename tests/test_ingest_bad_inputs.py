@@ -1,0 +1,168 @@
+"""Every kind of unusable input is reported with its reason and skipped; the build goes on."""
+
+from __future__ import annotations
+
+import time
+import zlib
+from pathlib import Path
+
+import pytest
+
+from qagen.config import ParseConfig
+from qagen.ingest import IngestError, NoUsableDocumentsError, parse_documents
+from qagen.ingest.parallel import run_isolated
+
+pytest.importorskip("reportlab")
+
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen import canvas
+
+TOPICS = ["Parking", "Visiting hours", "Pharmacy", "Emergencies"]
+
+
+def good_pdf(path: Path, encrypt: str | None = None, text: bool = True) -> Path:
+    """A small real PDF: one topic per page, or only drawings when ``text`` is False."""
+    c = canvas.Canvas(str(path), pagesize=A4, encrypt=encrypt)
+    for i, topic in enumerate(TOPICS):
+        if text:
+            c.setFont("Helvetica-Bold", 16)
+            c.drawString(72, 760, topic)
+            c.setFont("Helvetica", 11)
+            for k in range(12):
+                c.drawString(72, 730 - 14 * k, f"{topic} rule {k + 1}: ask at the desk about {topic.lower()} ({i}).")
+        else:  # what a scan looks like to a text extractor: pictures only
+            c.rect(72, 300 + 10 * i, 400, 300, fill=1)
+        c.showPage()
+    c.save()
+    return path
+
+
+def raw_pdf(content: bytes) -> bytes:
+    """A minimal one-page PDF around a (compressed) content stream, with a correct xref."""
+    stream = zlib.compress(content, 9)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        b" /Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("bad")
+    good = good_pdf(root / "good.pdf")
+    data = good.read_bytes()
+    good_pdf(root / "encrypted.pdf", encrypt="secret")
+    good_pdf(root / "scanned.pdf", text=False)
+    (root / "truncated.pdf").write_bytes(data[: len(data) * 6 // 10])
+    (root / "corrupt.pdf").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 40 + b"\n%%EOF\n")
+    (root / "empty.pdf").write_bytes(b"")
+    (root / "login-page.pdf").write_bytes(b"<!DOCTYPE html><html><body><p>Please sign in</p></body></html>")
+    (root / "photo.pdf").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 200)
+    # pdfplumber raises on this page: its MediaBox holds a string where a number must be.
+    (root / "bad-mediabox.pdf").write_bytes(raw_pdf(b"BT /F1 12 Tf 72 700 Td (x) Tj ET").replace(b"612", b"(a)"))
+    (root / "second-copy-of-good.pdf").write_bytes(data)
+    return root
+
+
+@pytest.fixture(scope="module")
+def result(folder: Path):
+    paths = sorted(folder.glob("*.pdf"))
+    return parse_documents(paths, folder, ParseConfig(workers=2, timeout_s=60))
+
+
+def reason_of(result, name: str) -> str:
+    return next(p.reason for p in result.problems if p.path == name)
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("encrypted.pdf", "encrypted"),
+        ("scanned.pdf", "no-text"),
+        ("truncated.pdf", "truncated"),
+        ("corrupt.pdf", "corrupt"),
+        ("empty.pdf", "empty"),
+        ("login-page.pdf", "not-pdf"),
+        ("photo.pdf", "not-pdf"),
+        ("bad-mediabox.pdf", "parser-error"),
+        ("second-copy-of-good.pdf", "duplicate"),
+    ],
+)
+def test_each_bad_input_is_reported_with_its_reason(result, name: str, reason: str):
+    assert reason_of(result, name) == reason
+    problem = next(p for p in result.problems if p.path == name)
+    assert problem.detail  # a sentence saying what is wrong and what to do
+    if reason != "duplicate":  # a duplicate is skipped, not failed
+        doc = next(d for d in result.documents if d.path == name)
+        assert doc.status == "failed"
+        assert doc.error is not None and doc.error.startswith(reason)
+        assert not [s for s in result.sections if s.doc_id == doc.id]
+
+
+def test_the_good_document_still_parses(result):
+    ok = [d for d in result.documents if d.status == "ok"]
+    assert [d.path for d in ok] == ["good.pdf"]
+    headings = [s.heading for s in result.sections]
+    assert headings == TOPICS
+    assert ok[0].n_pages == 4 and ok[0].n_sections == 4
+
+
+def test_messages_say_what_to_do(result):
+    details = {p.reason: p.detail for p in result.problems}
+    assert "decrypt" in details["encrypted"]
+    assert "OCR" in details["no-text"]
+    assert "HTML" in details["not-pdf"] or "PNG" in details["not-pdf"]
+
+
+def sleep_forever(_: int) -> int:
+    time.sleep(3600)
+    return 0
+
+
+def echo(x: int) -> int:
+    return x
+
+
+def test_a_hung_task_is_stopped_and_the_others_finish():
+    outcomes = run_isolated(sleep_forever, [(1,)], workers=1, timeout_s=1.0)
+    assert outcomes[0].status == "timeout"
+    outcomes = run_isolated(echo, [(1,), (2,), (3,)], workers=2, timeout_s=30)
+    assert [o.value for o in outcomes] == [1, 2, 3]
+
+
+def test_a_pdf_that_makes_the_parser_hang_times_out(tmp_path: Path):
+    # Two million text operators compressed into a few kB: pdfminer would grind for minutes.
+    slow = tmp_path / "slow.pdf"
+    slow.write_bytes(raw_pdf(b"BT /F1 1 Tf 10 10 Td " + b"(ab) Tj " * 2_000_000 + b"ET"))
+    good = good_pdf(tmp_path / "good.pdf")
+    result = parse_documents([slow, good], tmp_path, ParseConfig(workers=2, timeout_s=2))
+    assert reason_of(result, "slow.pdf") == "timeout"
+    assert [d.status for d in result.documents] == ["failed", "ok"]
+
+
+def test_no_usable_document_is_an_error_naming_the_reasons(folder: Path):
+    paths = [folder / "encrypted.pdf", folder / "empty.pdf"]
+    with pytest.raises(NoUsableDocumentsError, match=r"none of the 2 document\(s\) could be used") as info:
+        parse_documents(paths, folder, ParseConfig(workers=1))
+    assert "1 encrypted" in str(info.value) and "1 empty" in str(info.value)
+    assert len(info.value.result.problems) == 2
+    assert isinstance(info.value, IngestError) and isinstance(info.value, ValueError)
+
+
+def test_empty_path_list_is_an_error(tmp_path: Path):
+    with pytest.raises(IngestError, match="no documents"):
+        parse_documents([], tmp_path, ParseConfig())
