@@ -7,6 +7,7 @@ from typing import Any
 
 from qagen.io import read_json, read_jsonl, read_npy, write_json, write_jsonl, write_npy, write_text
 from qagen.records import Document, FoldAssignment, Item, Page, Rejection, Section
+from qagen.review.labels import Verdict
 from qagen.runner import Artifact
 
 
@@ -47,6 +48,7 @@ ARTIFACTS: dict[str, Artifact] = {
         _jsonl("rejected.jsonl", Rejection),
         _json("funnel.json"),
         Artifact("crosseval.json", _write_splits, read_json),
+        _jsonl("reviews.jsonl", Verdict),
         Artifact("report.html", write_text, lambda p: p.read_text(encoding="utf-8")),
     )
 }

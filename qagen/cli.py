@@ -52,8 +52,9 @@ def _is_user_error(exc: Exception) -> bool:
     from qagen.ingest import IngestError
     from qagen.llm.base import LLMError
     from qagen.llm.registry import LLMSpecError
+    from qagen.review import ReviewError
 
-    return isinstance(exc, IngestError | LLMError | LLMSpecError | PromptError)
+    return isinstance(exc, IngestError | LLMError | LLMSpecError | PromptError | ReviewError)
 
 
 class _Force(click.ParamType):
@@ -91,6 +92,11 @@ def cli() -> None:
 )
 @click.option("--llm", "llm", metavar="SPEC", help="LLM backend: extractive | openai:MODEL[@URL] | local | llamacpp:GGUF.")
 @click.option("--dry-run", is_flag=True, help="Estimate LLM requests, tokens and cost; call nothing.")
+@click.option(
+    "--approved-only",
+    is_flag=True,
+    help="Splits and exports from items approved in review only (qagen review import; sets splits.approved_only).",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Show every stage message.")
 @click.option("-q", "--quiet", is_flag=True, help="Only errors.")
 def build(
@@ -102,6 +108,7 @@ def build(
     force: tuple[str, ...],
     llm: str | None,
     dry_run: bool,
+    approved_only: bool,
     verbose: bool,
     quiet: bool,
 ) -> None:
@@ -109,6 +116,7 @@ def build(
     from qagen.pipeline import build as api_build
 
     sets = list(overrides) + ([f"llm.backend={_toml_str(llm)}"] if llm else [])
+    sets += ["splits.approved_only=true"] if approved_only else []
     log = (lambda _m: None) if quiet else (lambda m: click.echo(m, err=True))
     forced: Any = True if "all" in force else list(force)
     result = _run_api(
@@ -182,6 +190,90 @@ def report(out: Path) -> None:
     from qagen.report import write_report
 
     click.echo(f"wrote {_run_api(write_report, out)}")
+
+
+@cli.group()
+def review() -> None:
+    """Expert review: export items to label, import the verdicts, keep the approved items.
+
+    \b
+    1. qagen review export OUT --to review.csv --reviewers ann,bob --overlap 20
+    2. each reviewer marks one label per item (spreadsheet, or --to review.html: offline form)
+    3. qagen review import OUT review-*.csv
+    4. qagen build DOCS -o OUT --approved-only    (splits and exports from approved items)
+    """
+
+
+@review.command("export")
+@click.argument("out", type=click.Path(path_type=Path))
+@click.option(
+    "--to",
+    "dest",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="review.csv or review.html (offline form); several reviewers get review-NAME.csv each.",
+)
+@click.option("--sample", type=click.IntRange(min=1), help="Review N items (default: all).")
+@click.option("--per", type=click.Choice(["topic", "type"]), help="Stratify the sample by topic or item type.")
+@click.option("--reviewers", metavar="NAMES|N", help="Comma-separated reviewer names, or a count (r1..rN); default r1.")
+@click.option(
+    "--overlap",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Items labelled by several reviewers, for the agreement statistics.",
+)
+@click.option("--overlap-raters", type=click.IntRange(min=2), default=2, show_default=True, help="Reviewers per item.")
+@click.option("--unreviewed", is_flag=True, help="Only items without a verdict yet.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sample.")
+@click.option("--force", is_flag=True, help="Overwrite existing review files.")
+def review_export(
+    out: Path,
+    dest: Path,
+    sample: int | None,
+    per: str | None,
+    reviewers: str | None,
+    overlap: int,
+    overlap_raters: int,
+    unreviewed: bool,
+    seed: int,
+    force: bool,
+) -> None:
+    """Write the items of OUT for review: a CSV (spreadsheet) or an offline HTML form per reviewer."""
+    from qagen.review.cli_support import export_review, format_export
+
+    result = _run_api(
+        export_review,
+        out,
+        dest,
+        sample=sample,
+        per=per,
+        reviewers=reviewers,
+        overlap=overlap,
+        overlap_raters=overlap_raters,
+        seed=seed,
+        unreviewed=unreviewed,
+        force=force,
+    )
+    click.echo(format_export(result, out))
+
+
+@review.command("import")
+@click.argument("out", type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--reviewer", help="Reviewer of rows whose reviewer cell is empty.")
+@click.option("--json", "as_json", is_flag=True, help="Print the counts and review summary as JSON.")
+def review_import(out: Path, files: tuple[Path, ...], reviewer: str | None, as_json: bool) -> None:
+    """Check review FILES against OUT's items and store the verdicts (all or nothing)."""
+    from qagen.review.cli_support import format_import, import_review
+
+    result = _run_api(import_review, out, list(files), reviewer=reviewer)
+    if as_json:
+        import json
+
+        click.echo(json.dumps({"counts": result.counts, "summary": result.summary}, indent=2))
+    else:
+        click.echo(format_import(result, out))
 
 
 def main() -> None:

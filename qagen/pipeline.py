@@ -79,6 +79,7 @@ STAGES: tuple[Stage, ...] = (
         st.run_splits,
         st._embedder_fingerprint,
         "cross-evaluation splits and leakage check",
+        optional_inputs=("reviews.jsonl",),
     ),
     Stage("report", REPORT_INPUTS, ("report.html",), ("report",), st.run_report, None, "self-contained HTML report"),
 )

@@ -87,6 +87,8 @@ class Stage:
     run: Callable[[StageContext], StageOutput]
     fingerprint_extra: Callable[[Any, dict[str, Any]], Any] | None = None
     description: str = ""
+    # Read when present (absent: not in ctx.inputs); hashed into the fingerprint either way.
+    optional_inputs: tuple[str, ...] = ()
 
 
 @dataclass
@@ -125,7 +127,7 @@ class Runner:
         if len(set(names)) != len(names):
             raise ValueError(f"stage names must be unique; got {names}")
         for stage in stages:
-            for art in (*stage.inputs, *stage.outputs):
+            for art in (*stage.inputs, *stage.optional_inputs, *stage.outputs):
                 if art not in artifacts:
                     raise ValueError(f"stage {stage.name!r} names unknown artifact {art!r}")
         self.stages = tuple(stages)
@@ -205,7 +207,7 @@ class Runner:
 
     def fingerprint(self, stage: Stage) -> str:
         inputs = {}
-        for name in stage.inputs:
+        for name in (*stage.inputs, *stage.optional_inputs):
             path = self.out_dir / name
             inputs[name] = sha256_file(path) if path.is_file() else None
         return stable_hash(
@@ -251,6 +253,9 @@ class Runner:
         self.log(f"{stage.name}: running")
         t0, c0 = time.perf_counter(), time.process_time()
         inputs = {name: self.artifacts[name].read(self.out_dir / name) for name in stage.inputs}
+        for name in stage.optional_inputs:
+            if (self.out_dir / name).is_file():
+                inputs[name] = self.artifacts[name].read(self.out_dir / name)
         ctx = StageContext(
             inputs=inputs,
             config=self.config,

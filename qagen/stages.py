@@ -320,12 +320,19 @@ def run_filter(ctx: StageContext) -> StageOutput:
 
 
 def run_splits(ctx: StageContext) -> StageOutput:
+    import dataclasses
+
+    from qagen.review import review_selection
     from qagen.splits import build_splits
 
+    cfg = ctx.config.splits
     sections = ctx.inputs["sections.jsonl"]
+    items, review = review_selection(
+        ctx.inputs["items.jsonl"], ctx.inputs.get("reviews.jsonl"), cfg.approved_only, cfg.approval_rule
+    )
     embedder = make_embedder(ctx)
     result = build_splits(
-        ctx.inputs["items.jsonl"],
+        items,
         ctx.inputs["pages.jsonl"],
         ctx.inputs["assignments.jsonl"],
         ctx.config.splits,
@@ -333,7 +340,9 @@ def run_splits(ctx: StageContext) -> StageOutput:
         sections={s.id: s for s in sections},
     )
     counts = {f"{s}/fold_{f}": len(v) for (s, f), v in sorted(result.questions.items())}
-    counts["leakage_flagged"] = result.leakage.get("summary", {}).get("flagged", 0)
+    counts["leakage_flagged"] = result.leakage["flagged"]
+    counts.update(review_items=len(items), reviewed=review["reviewed"], approved=review["approved"])
+    result = dataclasses.replace(result, crosseval={**result.crosseval, "review": review})
     return StageOutput({"crosseval.json": result}, counts=counts)
 
 

@@ -1,0 +1,462 @@
+"""Human review round trip: export -> edit as a reviewer would -> import -> splits of approved items only.
+
+The build here is synthetic (records written straight into an output folder), so the whole
+file runs in seconds; tests/test_review_build.py runs the same trip through the pipeline.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from qagen.config import SplitsConfig
+from qagen.io import read_jsonl, write_json, write_jsonl
+from qagen.records import FoldAssignment, GeneratorInfo, Item, Page, Section, Source, replace
+from qagen.review import LABELS, ReviewError, Verdict, approved_items, item_hash, load_reviews, review_selection
+from qagen.review.cli_support import export_review, format_export, format_import, import_review, parse_reviewers
+from qagen.review.export import COLUMNS, csv_text, review_row
+from qagen.review.form import render_form
+from qagen.review.importer import ReviewImportError, merge_verdicts
+from qagen.review.sample import plan_review, stratified_sample
+from qagen.splits import build_splits, write_splits
+
+# section: (fold, split); each section is its own page.
+LAYOUT = {
+    "s1": (1, "validation"), "s2": (1, "validation"), "s3": (2, "validation"), "s4": (2, "validation"),
+    "s5": (1, "test"), "s6": (2, "test"), "s7": (1, "validation"), "s8": (2, "validation"),
+}  # fmt: skip
+TYPES = ("long_form", "factoid", "mcq")
+
+
+def _item(sid: str, k: int, fold: int, split: str) -> Item:
+    kind = TYPES[k]
+    extra = {}
+    if kind == "mcq":
+        extra = {"options": ("red", "green", "blue, or teal", "grey"), "answer_index": 2, "bloom": "B1"}
+    question = f"What does {sid} say about topic {k}?"
+    if sid == "s2" and kind == "long_form":
+        question = '=HYPERLINK("http://evil.example") what now?'  # spreadsheets would run this
+    return Item(
+        id=f"{sid}-{kind}",
+        type=kind,  # type: ignore[arg-type]
+        question=question,
+        answer="blue, or teal" if kind == "mcq" else f'Answer of {sid}: "quoted", multi\nline, é ü 中文.',
+        source=Source(f"d{sid}", (sid,), (f"p{sid}",), topic_id=int(sid[1:]) % 3, doc_path=f"doc_{sid}.pdf",
+                      pdf_pages=(int(sid[1:]), int(sid[1:]) + 1)),
+        fold=fold,
+        split=split,  # type: ignore[arg-type]
+        generator=GeneratorInfo("extractive"),
+        score=1.0,
+        **extra,  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
+def make_build(out: Path) -> Path:
+    """An output folder with sections, pages, assignments, topics and 24 items (3 per section)."""
+    sections = [
+        Section(
+            sid, f"d{sid}", f"doc_{sid}.pdf", f"Heading {sid}", f"Body of {sid}.\nSecond line, with comma.", 1, 2, i
+        )
+        for i, sid in enumerate(LAYOUT)
+    ]
+    pages = [Page(f"p{s.id}", s.doc_id, (s.id,), s.text, 20) for s in sections]
+    assignments = [FoldAssignment(sid, int(sid[1:]) % 3, f"p{sid}", "kept", f, sp) for sid, (f, sp) in LAYOUT.items()]  # type: ignore[arg-type]
+    items = [_item(sid, k, f, sp) for sid, (f, sp) in LAYOUT.items() for k in range(3)]
+    topics = {"topics": [{"id": t, "label": f"topic {t} words"} for t in range(3)]}
+    out.mkdir(parents=True, exist_ok=True)
+    write_jsonl(out / "sections.jsonl", sections)
+    write_jsonl(out / "pages.jsonl", pages)
+    write_jsonl(out / "assignments.jsonl", assignments)
+    write_jsonl(out / "items.jsonl", items)
+    write_json(out / "topics.json", topics)
+    return out
+
+
+def read_rows(path: Path) -> tuple[list[str], list[dict[str, str]]]:
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        text = fh.read()
+    delimiter = ";" if ";" in text.split("\n", 1)[0] else ","
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
+    return list(reader.fieldnames or []), list(reader)
+
+
+def write_rows(path: Path, header: list[str], rows: list[dict[str, str]], delimiter: str = ",", bom: bool = True):
+    with open(path, "w", encoding="utf-8-sig" if bom else "utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=header, delimiter=delimiter, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def review_as(path: Path, decide, delimiter: str = ",", bom: bool = True) -> None:
+    """Edit an exported file as a reviewer would: one mark per decided row, some comments."""
+    header, rows = read_rows(path)
+    for row in rows:
+        label = decide(row["item_id"], row["reviewer"])
+        if label:
+            row[label] = "x"
+            row["comment"] = f'{row["reviewer"]} says: fine, "mostly"\nsecond line é'
+    write_rows(path, header, rows, delimiter, bom)
+
+
+def planned_label(item_id: str, reviewer: str) -> str | None:
+    """The verdicts of the round trip: who approves what."""
+    if item_id.startswith("s8"):
+        return None  # not reviewed yet
+    if item_id.endswith("mcq"):
+        return "correct" if reviewer == "ann" else "wrong"  # overlap disagreements land here
+    if item_id.startswith(("s3", "s6")):
+        return "incomplete"
+    return "correct"
+
+
+@pytest.fixture
+def build(tmp_path) -> Path:
+    return make_build(tmp_path / "out")
+
+
+def splits_ids(out: Path, items: list[Item], reviews: list[Verdict], approved_only: bool = True) -> set[str]:
+    selected, _ = review_selection(items, reviews, approved_only, "all")
+    result = build_splits(
+        selected,
+        read_jsonl(out / "pages.jsonl", Page),
+        read_jsonl(out / "assignments.jsonl", FoldAssignment),
+        SplitsConfig(leakage_embeddings=False),
+    )
+    write_splits(result, out)
+    ids = set()
+    for path in (out / "splits").glob("*/fold_*/items.jsonl"):
+        ids |= {row["id"] for row in read_jsonl(path)}
+    questions = {r["id"] for path in (out / "splits").glob("*/fold_*/questions.jsonl") for r in read_jsonl(path)}
+    assert questions == ids
+    return ids
+
+
+# --- round trip ---------------------------------------------------------------------------------
+
+
+def test_round_trip_splits_hold_exactly_the_approved_items(build, tmp_path):
+    items = read_jsonl(build / "items.jsonl", Item)
+    assert splits_ids(build, items, [], approved_only=False) == {it.id for it in items}  # all placed
+    result = export_review(build, tmp_path / "review.csv", reviewers="ann,bob", overlap=8, overlap_raters=2)
+    files = result.files
+    assert set(files) == {"ann", "bob"} and result.overlap == 8
+    review_as(files["ann"], planned_label)
+    review_as(files["bob"], planned_label, delimiter=";", bom=False)  # a spreadsheet in another locale
+    imported = import_review(build, [files["ann"], files["bob"]])
+
+    reviews = load_reviews(build)
+    expected = {
+        (row["item_id"], row["reviewer"]): planned_label(row["item_id"], row["reviewer"])
+        for path in files.values()
+        for row in read_rows(path)[1]
+        if planned_label(row["item_id"], row["reviewer"])
+    }
+    assert {(v.item_id, v.reviewer): v.label for v in reviews} == expected
+    assert all(v.comment == f'{v.reviewer} says: fine, "mostly"\nsecond line é' for v in reviews)
+    assert imported.counts["verdicts"] == len(expected) and imported.counts["unlabelled_rows"] > 0
+
+    labels_of: dict[str, list[str]] = {}
+    for (item_id, _), label in expected.items():
+        labels_of.setdefault(item_id, []).append(label)
+    approved = {k for k, labs in labels_of.items() if all(lab == "correct" for lab in labs)}
+    assert approved and {it.id for it in approved_items(items, reviews)} == approved
+    assert splits_ids(build, items, reviews) == approved
+    assert not any(i.startswith("s8") for i in approved)  # never reviewed: left out
+
+
+def test_reimport_replaces_a_reviewers_verdict_and_reports_it(build, tmp_path):
+    path = export_review(build, tmp_path / "r.csv", reviewers="ann").files["ann"]
+    review_as(path, lambda item_id, _r: "correct")
+    first = import_review(build, [path])
+    assert first.counts["added"] == 24 and first.summary["approved"] == 24
+    header, rows = read_rows(path)
+    rows[0]["correct"], rows[0]["wrong"] = "", "x"
+    write_rows(path, header, rows)
+    second = import_review(build, [path])
+    assert (second.counts["added"], second.counts["replaced"], second.counts["changed_label"]) == (0, 24, 1)
+    assert second.summary["approved"] == 23 and len(load_reviews(build)) == 24
+
+
+def test_majority_rule_and_stale_verdicts(build):
+    items = read_jsonl(build / "items.jsonl", Item)
+    it = items[0]
+    votes = [Verdict(it.id, r, lab, item_hash=item_hash(it)) for r, lab in
+             (("a", "correct"), ("b", "correct"), ("c", "wrong"))]  # fmt: skip
+    assert approved_items(items, votes, "majority") == [it]
+    assert approved_items(items, votes, "all") == []
+    assert approved_items(items, votes[1:], "majority") == []  # 1-1 is no majority
+    changed = replace(it, answer="a regenerated answer")
+    assert approved_items([changed], votes[:2], "all") == []  # stale: judged another answer
+    assert approved_items([changed], [replace(v, item_hash="") for v in votes[:2]]) == [changed]
+    with pytest.raises(ReviewError, match="approval rule must be one of all, majority; got 'most'"):
+        approved_items(items, votes, "most")  # type: ignore[arg-type]
+
+
+def test_approved_only_without_verdicts_or_approvals_says_what_to_do(build):
+    items = read_jsonl(build / "items.jsonl", Item)
+    with pytest.raises(ReviewError, match="no item has a verdict; run 'qagen review export"):
+        review_selection(items, None, True)
+    wrong = [Verdict(it.id, "ann", "wrong", item_hash=item_hash(it)) for it in items[:3]]
+    with pytest.raises(ReviewError, match="none of the 3 reviewed items is approved"):
+        review_selection(items, wrong, True)
+    kept, summary = review_selection(items, wrong, False)
+    assert kept == items and summary["reviewed"] == 3 and summary["labels"]["wrong"] == 3
+
+
+# --- malformed files change nothing --------------------------------------------------------------
+
+
+def _edit_first(column: str, value: str):
+    def edit(rows):
+        rows[0][column] = value
+
+    return edit
+
+
+def _two_marks(rows):
+    rows[0]["correct"], rows[0]["wrong"] = "x", "x"
+
+
+def _duplicate(rows):
+    rows[1]["correct"], rows[1]["item_id"], rows[1]["item_hash"] = "x", rows[0]["item_id"], rows[0]["item_hash"]
+
+
+def _comment_only(rows):
+    rows[1]["comment"] = "not sure"
+
+
+MALFORMED = {
+    "unknown id": (_edit_first("item_id", "no-such-item"), "item 'no-such-item' is not in items.jsonl"),
+    "unknown label": (_edit_first("label", "maybe"), "unknown label 'maybe'; use one of irrelevant, too_specific"),
+    "bad mark": (_edit_first("wrong", "perhaps"), "column 'wrong' holds 'perhaps'; mark one label with x"),
+    "two marks": (_two_marks, "2 labels marked (wrong, correct); mark exactly one"),
+    "duplicate": (_duplicate, "is labelled 2 times by ann (r.csv row 2, r.csv row 3); keep one row"),
+    "comment only": (_comment_only, "has a comment but no label; mark one label column"),
+    "changed item": (_edit_first("item_hash", "0123456789abcdef"), "changed since the file was exported"),
+    "bad reviewer": (_edit_first("reviewer", "ann smith"), "reviewer must be 1-64 letters"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MALFORMED))
+def test_a_malformed_file_changes_nothing(build, tmp_path, case):
+    good = export_review(build, tmp_path / "good.csv", reviewers="bob").files["bob"]
+    review_as(good, lambda *_: "correct")
+    import_review(build, [good])
+    before = (build / "reviews.jsonl").read_bytes()
+
+    path = export_review(build, tmp_path / "r.csv", reviewers="ann").files["ann"]
+    header, rows = read_rows(path)
+    rows[0]["correct"] = "x"
+    edit, message = MALFORMED[case]
+    if case == "unknown label":
+        header.append("label")
+        rows[0]["correct"] = ""
+    edit(rows)
+    write_rows(path, header, rows)
+    other = tmp_path / "fine.csv"  # a clean file in the same import is not applied either
+    write_rows(other, header, [dict(rows[5], correct="x", wrong="", comment="", label="")])
+    with pytest.raises(ReviewImportError) as err:
+        import_review(build, [other, path])
+    assert message in str(err.value) and "nothing was imported" in str(err.value)
+    assert (build / "reviews.jsonl").read_bytes() == before
+
+
+def test_file_level_problems_are_listed_together(build, tmp_path):
+    (tmp_path / "latin1.csv").write_bytes("item_id,comment\ns1,caf\xe9\n".encode("latin-1"))
+    (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "other.csv").write_text("id,correct\nx,x\n")
+    files = [tmp_path / n for n in ("latin1.csv", "empty.csv", "other.csv", "missing.csv")]
+    with pytest.raises(ReviewImportError) as err:
+        import_review(build, files)
+    text = str(err.value)
+    assert "latin1.csv: is not UTF-8 text" in text and "CSV UTF-8" in text
+    assert "missing.csv: cannot be read" in text
+    assert not (build / "reviews.jsonl").exists()
+    with pytest.raises(ReviewImportError) as err:
+        import_review(build, files[1:3])
+    assert "empty.csv: is empty" in str(err.value) and "other.csv: has no item_id column" in str(err.value)
+    assert "label column(s) irrelevant, too_specific, wrong, incomplete are missing" in str(err.value)
+
+
+def test_nothing_labelled_is_an_error_and_reviewer_can_come_from_the_command(build, tmp_path):
+    path = export_review(build, tmp_path / "r.csv").files["r1"]
+    with pytest.raises(ReviewImportError, match="no row of the 24 rows in 1 file"):
+        import_review(build, [path])
+    header, rows = read_rows(path)
+    for row in rows:
+        row["reviewer"], row["label"] = "", "Correct answer"  # the paper's wording in a label column
+    write_rows(path, [*header, "label"], rows)
+    with pytest.raises(ReviewImportError, match="reviewer is empty; fill the reviewer column or pass --reviewer"):
+        import_review(build, [path])
+    result = import_review(build, [path], reviewer="dora")
+    assert result.summary["reviewers"] == ["dora"] and result.summary["labels"]["correct"] == 24
+
+
+def test_import_waits_for_no_build(build, tmp_path):
+    from filelock import FileLock
+
+    path = export_review(build, tmp_path / "r.csv").files["r1"]
+    review_as(path, lambda *_: "correct")
+    with FileLock(str(build / ".qagen.lock")), pytest.raises(ReviewError, match="a qagen build is writing"):
+        import_review(build, [path])
+    assert not (build / "reviews.jsonl").exists()
+
+
+def test_numeric_looking_ids_survive_a_spreadsheet(build, tmp_path):
+    items = read_jsonl(build / "items.jsonl", Item)
+    items[0], items[1] = replace(items[0], id="1234567890123456"), replace(items[1], id="12e4567890123456")
+    write_jsonl(build / "items.jsonl", items)
+    path = export_review(build, tmp_path / "r.csv").files["r1"]
+    raw = path.read_bytes().decode("utf-8-sig")
+    assert "\r\n'1234567890123456,r1," in raw and "\r\n'12e4567890123456,r1," in raw  # kept as text
+    review_as(path, lambda *_: "correct")
+    import_review(build, [path])
+    assert {"1234567890123456", "12e4567890123456"} <= {v.item_id for v in load_reviews(build)}
+
+
+def test_reviews_file_rejects_unknown_labels_on_read(build):
+    (build / "reviews.jsonl").write_text('{"item_id": "s1-mcq", "reviewer": "ann", "label": "great"}\n')
+    with pytest.raises(ValueError, match="label"):
+        load_reviews(build)
+
+
+def test_merge_keeps_other_reviewers_and_sorts():
+    old = [Verdict("b", "ann", "wrong"), Verdict("a", "bob", "correct")]
+    merged = merge_verdicts(old, [Verdict("b", "ann", "correct"), Verdict("a", "ann", "correct")])
+    assert [(v.item_id, v.reviewer, v.label) for v in merged.verdicts] == [
+        ("a", "ann", "correct"), ("a", "bob", "correct"), ("b", "ann", "correct")]  # fmt: skip
+    assert (merged.added, merged.replaced, merged.changed) == (1, 1, 1)
+
+
+# --- export ---------------------------------------------------------------------------------------
+
+
+def test_csv_is_excel_friendly_and_guards_formulas(build, tmp_path):
+    path = export_review(build, tmp_path / "review.csv").files["r1"]
+    data = path.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf") and b"\r\n" in data
+    header, rows = read_rows(path)
+    assert header == list(COLUMNS) and len(rows) == 24
+    by_id = {r["item_id"]: r for r in rows}
+    assert by_id["s2-long_form"]["question"].startswith("'=HYPERLINK(")
+    assert by_id["s1-long_form"]["answer"] == 'Answer of s1: "quoted", multi\nline, é ü 中文.'
+    mcq = by_id["s1-mcq"]
+    assert mcq["answer"] == "C) blue, or teal" and mcq["options"].splitlines()[2] == "C) blue, or teal"
+    assert mcq["passage"] == "Heading s1\nBody of s1.\nSecond line, with comma."
+    assert (mcq["pages"], mcq["document"], mcq["topic"]) == ("1-2", "doc_s1.pdf", "1: topic 1 words")
+    assert all(r[lab] == "" for r in rows for lab in LABELS)
+    with pytest.raises(ReviewError, match="exist"):
+        export_review(build, tmp_path / "review.csv")
+    export_review(build, tmp_path / "review.csv", force=True)
+
+
+def test_review_row_and_csv_text_are_pure():
+    item = _item("s1", 0, 1, "validation")
+    section = Section("s1", "ds1", "doc_s1.pdf", "H", "-5 degrees @night", 3, 3, 0)
+    row = review_row(item, "ann", {"s1": section})
+    assert row["pages"] == "1-2" and row["passage"] == "H\n-5 degrees @night"
+    row["passage"] = "-5 degrees"
+    parsed = list(csv.DictReader(io.StringIO(csv_text([row]).lstrip("\ufeff"))))
+    assert parsed[0]["passage"] == "'-5 degrees" and parsed[0]["item_hash"] == item_hash(item)
+
+
+def test_stratified_sample_keeps_shares_and_is_seeded(build):
+    items = read_jsonl(build / "items.jsonl", Item)
+    for seed in range(5):
+        chosen = stratified_sample(items, 12, lambda it: it.type, seed)
+        assert sorted(it.type for it in chosen).count("mcq") == 4  # 8 of 24 each -> 4 of 12
+        assert chosen == [it for it in items if it in chosen]  # input order kept
+        assert chosen == stratified_sample(items, 12, lambda it: it.type, seed)
+    by_topic = stratified_sample(items, 10, lambda it: it.source.topic_id, 0)
+    # topic sizes 9, 9, 6 of 24 -> quotas 3.75, 3.75, 2.5 -> 4, 4, 2 (largest remainders, bigger strata first)
+    counts = sorted(sum(1 for it in by_topic if it.source.topic_id == t) for t in range(3))
+    assert counts == [2, 4, 4]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize(("n_reviewers", "overlap", "raters"), [(2, 6, 2), (3, 7, 2), (5, 10, 3), (4, 20, 4)])
+def test_plan_every_item_once_overlap_r_times_loads_balanced(build, seed, n_reviewers, overlap, raters):
+    items = read_jsonl(build / "items.jsonl", Item)
+    names = [f"r{i}" for i in range(n_reviewers)]
+    plan = plan_review(items, names, sample=20, per="topic", overlap=overlap, overlap_raters=raters, seed=seed)
+    seen: dict[str, int] = {}
+    for its in plan.assignments.values():
+        for it in its:
+            seen[it.id] = seen.get(it.id, 0) + 1
+    assert len(seen) == plan.sampled == 20 and len(plan.overlap_ids) == overlap
+    assert all(n == (raters if k in plan.overlap_ids else 1) for k, n in seen.items())
+    loads = [len(v) for v in plan.assignments.values()]
+    assert max(loads) - min(loads) <= 1
+    assert plan.total_rows == 20 + overlap * (raters - 1)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"sample": 99}, "sample must be between 1 and the 24 items available; got 99"),
+        ({"overlap": 3}, "overlap needs at least 2 reviewers"),
+        ({"reviewers": "a,b", "overlap": 3, "overlap_raters": 3}, "overlap_raters must be between 2 and the 2"),
+        ({"reviewers": "a,b", "sample": 5, "overlap": 6}, "overlap must be at most the 5 sampled items; got 6"),
+        ({"reviewers": "a,a"}, "reviewers must be distinct"),
+        ({"reviewers": "a b"}, "reviewers must be 1-64 letters"),
+        ({"per": "doc"}, "per must be 'topic', 'type' or None; got 'doc'"),
+    ],
+)
+def test_bad_export_requests_name_the_constraint(build, tmp_path, kwargs, message):
+    with pytest.raises(ReviewError, match=message.replace("(", r"\(")):
+        export_review(build, tmp_path / "r.csv", **kwargs)
+    assert not list(tmp_path.glob("r*.csv"))
+
+
+def test_export_unreviewed_and_file_names(build, tmp_path):
+    assert parse_reviewers(None) == ["r1"] and parse_reviewers("3") == ["r1", "r2", "r3"]
+    path = export_review(build, tmp_path / "a.csv").files["r1"]
+    review_as(path, lambda item_id, _r: "correct" if item_id < "s5" else None)
+    import_review(build, [path])
+    result = export_review(build, tmp_path / "next.csv", reviewers=2, unreviewed=True)
+    assert set(result.files.values()) == {tmp_path / "next-r1.csv", tmp_path / "next-r2.csv"}
+    ids = {r["item_id"] for p in result.files.values() for r in read_rows(p)[1]}
+    assert ids == {f"s{i}-{t}" for i in range(5, 9) for t in TYPES}
+    assert "qagen review import" in format_export(result, build)
+    with pytest.raises(ReviewError, match=r"--to must end in \.csv or \.html"):
+        export_review(build, tmp_path / "r.xlsx")
+
+
+def test_import_summary_text(build, tmp_path):
+    files = export_review(build, tmp_path / "r.csv", reviewers="ann,bob", overlap=24).files
+    for path in files.values():
+        review_as(path, lambda item_id, _r: "correct" if "mcq" not in item_id else "wrong")
+    text = format_import(import_review(build, list(files.values())), build)
+    assert "Correct answer" in text and "66.7%" in text and "approved 16 (every verdict correct)" in text
+    assert "Cohen's kappa 1.000 (almost perfect) on the 5 labels" in text
+    assert "qagen build DOCS -o" in text and "--approved-only" in text
+
+
+# --- HTML form ------------------------------------------------------------------------------------
+
+
+def test_html_form_is_self_contained_and_escapes_document_text(build, tmp_path):
+    import base64
+    import hashlib
+    import re
+
+    items = read_jsonl(build / "items.jsonl", Item)
+    hostile = replace(items[0], question="</script><script>window.__pwned=1</script><!--")
+    row = review_row(hostile, "ann", {})
+    page = render_form([row], "ann", "review-ann.csv", title="<b>out</b>")
+    assert page.count("<script") == 2 and "</script><script>window.__pwned" not in page
+    assert "<title>Review: &lt;b&gt;out&lt;/b&gt;</title>" in page
+    data = json.loads(re.search(r'<script id="review-data" type="application/json">(.*?)</script>', page, re.S)[1])
+    assert data["rows"][0]["question"] == hostile.question and data["columns"] == list(COLUMNS)
+    script = re.search(r"<script>(.*)</script>", page, re.S)[1]
+    digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    assert f"script-src 'sha256-{digest}'" in page and "default-src 'none'" in page
+    assert not re.search(r"(src|href)=\"?https?:", page)
+
+    result = export_review(build, tmp_path / "review.html", reviewers="ann,bob")
+    assert {p.name for p in result.files.values()} == {"review-ann.html", "review-bob.html"}
+    assert '"filename":"review-ann.csv"' in result.files["ann"].read_text()

@@ -1,0 +1,142 @@
+"""The offline HTML review form in a real browser: label, comment, Save CSV, import the download.
+
+Headless Chromium driven by Selenium through the system chromedriver (Debian packages chromium
+and chromium-driver, installed by .ci/run); skips with the reason when one is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from test_review import make_build, read_rows
+
+from qagen.io import read_jsonl, write_jsonl
+from qagen.records import Item, replace
+from qagen.review import load_reviews
+from qagen.review.cli_support import export_review, import_review
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path(os.environ.get("QAGEN_CHROMIUM", "/usr/bin/chromium"))
+CHROMEDRIVER = Path(os.environ.get("QAGEN_CHROMEDRIVER", "/usr/bin/chromedriver"))
+ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--window-size=1200,900")  # fmt: skip
+# Runs before the page's scripts: records script errors, CSP violations and dialogs.
+COLLECTOR = """
+window.__errors = [];
+window.addEventListener("error", function (e) { window.__errors.push("error: " + e.message); }, true);
+document.addEventListener("securitypolicyviolation", function (e) {
+  window.__errors.push("csp: " + e.violatedDirective + " " + e.blockedURI);
+});
+window.alert = function (m) { window.__errors.push("alert: " + m); };
+"""
+PLAN = {0: "correct", 1: "wrong", 2: "incomplete", 5: "too_specific", 7: "irrelevant", 8: "correct"}
+COMMENT = 'Half right, "see p. 2",\nand a second line é'
+
+
+def _why_no_browser() -> str | None:
+    if not CHROMIUM.is_file() or not CHROMEDRIVER.is_file():
+        return f"Chromium is absent ({CHROMIUM}, {CHROMEDRIVER}): apt-get install chromium chromium-driver"
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed: pip install 'selenium>=4.20' (a test extra)"
+    return None
+
+
+@pytest.fixture
+def browser(tmp_path):
+    reason = _why_no_browser()
+    if reason:
+        pytest.skip(reason)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for arg in ARGS:
+        options.add_argument(arg)
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})  # fmt: skip
+    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    driver.set_page_load_timeout(30)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": COLLECTOR})
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    driver.downloads = downloads
+    yield driver
+    driver.quit()
+
+
+def _wait_for(path: Path, seconds: float = 20.0) -> Path:
+    """Wait for a finished download (Chromium writes *.crdownload first)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if path.is_file() and not list(path.parent.glob("*.crdownload")):
+            return path
+        time.sleep(0.1)
+    raise AssertionError(f"{path.name} was not downloaded within {seconds} s: {list(path.parent.iterdir())}")
+
+
+def test_form_labels_save_a_csv_that_imports(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    out = make_build(tmp_path / "out")
+    items = read_jsonl(out / "items.jsonl", Item)
+    items[4] = replace(items[4], id="1234567890123456")  # a spreadsheet would round this number
+    write_jsonl(out / "items.jsonl", items)
+    form = export_review(out, tmp_path / "review.html", reviewers="ann").files["ann"]
+    browser.get(form.resolve().as_uri())
+    cards = browser.find_elements(By.CSS_SELECTOR, "article.item")
+    assert len(cards) == 24
+    assert browser.find_element(By.ID, "progress").text == "0 of 24 labelled"
+    for index, label in PLAN.items():
+        browser.find_element(By.CSS_SELECTOR, f'#item-{index} input[value="{label}"]').click()
+    browser.find_element(By.CSS_SELECTOR, "#item-1 textarea").send_keys(COMMENT)
+    browser.find_element(By.CSS_SELECTOR, '#item-8 input[value="wrong"]').click()  # changed my mind
+    browser.find_element(By.CSS_SELECTOR, "#item-8 button.plain").click()  # ... and cleared it
+    assert browser.find_element(By.ID, "progress").text == f"{len(PLAN) - 1} of 24 labelled"
+    reviewer = browser.find_element(By.ID, "reviewer")
+    reviewer.clear()
+    reviewer.send_keys("ann.b")
+    browser.find_element(By.ID, "save").click()
+    saved = _wait_for(browser.downloads / "review.csv")  # one reviewer: review.html saves review.csv
+    assert "Saved review.csv" in browser.find_element(By.ID, "status").text
+    assert browser.execute_script("return window.__errors") == []
+
+    # The download is the export's format: same header, same rows, plus the marks.
+    header, rows = read_rows(saved)
+    exported = export_review(out, tmp_path / "again.csv", reviewers="ann")
+    assert header == read_rows(exported.files["ann"])[0]
+    assert saved.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert "\r\n'1234567890123456,ann.b," in saved.read_bytes().decode("utf-8-sig")
+    result = import_review(out, [saved])
+    ids = [r["item_id"] for r in rows]
+    got = {(v.item_id, v.reviewer, v.label) for v in load_reviews(out)}
+    assert got == {(ids[i], "ann.b", lab) for i, lab in PLAN.items() if i != 8}
+    assert {v.item_id: v.comment for v in load_reviews(out)}[ids[1]] == COMMENT
+    assert result.counts["unlabelled_rows"] == 24 - (len(PLAN) - 1)
+    question = {r["item_id"]: r["question"] for r in rows}
+    assert question[next(i for i in ids if i.startswith("s2-long"))].startswith("'=HYPERLINK")  # guarded
+
+    # Choices survive a reload (kept in the browser as the reviewer goes).
+    browser.refresh()
+    assert browser.find_element(By.CSS_SELECTOR, '#item-1 input[value="wrong"]').is_selected()
+    assert browser.find_element(By.ID, "reviewer").get_attribute("value") == "ann.b"
+
+
+def test_form_refuses_to_save_without_a_valid_reviewer(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    out = make_build(tmp_path / "out")
+    form = export_review(out, tmp_path / "review.html").files["r1"]
+    browser.get(form.resolve().as_uri())
+    browser.find_element(By.ID, "reviewer").clear()
+    browser.find_element(By.ID, "save").click()
+    assert "Fill in your reviewer name" in browser.find_element(By.ID, "status").text
+    time.sleep(0.5)
+    assert not list(browser.downloads.iterdir())

@@ -1,0 +1,129 @@
+"""Review through the pipeline: reviews.jsonl feeds the splits stage; --approved-only keeps approved items.
+
+The first tests run the pipeline's own splits stage through the runner on a synthetic build
+(seconds); the slow one runs the whole CLI on the example documents: build, review export,
+edit, review import, build --approved-only, export.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_review import make_build, read_rows, review_as, write_rows
+
+from qagen.io import read_jsonl
+from qagen.records import Item
+from qagen.review import ReviewError, approved_items, load_reviews
+from qagen.review.cli_support import export_review, import_review
+
+ROOT = Path(__file__).resolve().parents[1]
+FAST = ["embed.backend=tfidf", "topics.reducer=pca", "topics.clusterer=kmeans", "topics.n_clusters=6",
+        "folds.samples_total=60"]  # fmt: skip
+
+
+class WordEmbedder:
+    id = "test-words"
+
+    def embed(self, texts):
+        out = np.zeros((len(texts), 64), dtype=np.float32)
+        for i, text in enumerate(texts):
+            for word in text.lower().split():
+                out[i, hash(word) % 64] += 1.0
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+
+
+def run_splits(out: Path, *sets: str) -> str:
+    """Run only the pipeline's splits stage on ``out``; returns ran/skipped."""
+    from qagen.artifacts import ARTIFACTS
+    from qagen.config import load_config
+    from qagen.pipeline import STAGES
+    from qagen.runner import Runner
+
+    stage = next(s for s in STAGES if s.name == "splits")
+    config = load_config(None, ["splits.leakage_embeddings=false", *sets])
+    return Runner([stage], ARTIFACTS, out, config, extra={"embedder": WordEmbedder()}).run()[0].status
+
+
+def split_ids(out: Path) -> set[str]:
+    return {r["id"] for p in (out / "splits").glob("*/fold_*/items.jsonl") for r in read_jsonl(p)}
+
+
+def test_splits_stage_reads_reviews_and_reruns_when_they_change(tmp_path):
+    out = make_build(tmp_path / "out")
+    items = read_jsonl(out / "items.jsonl", Item)
+    assert run_splits(out) == "ran" and split_ids(out) == {it.id for it in items}
+    review = json.loads((out / "crosseval.json").read_text())["review"]
+    assert (review["approved_only"], review["reviewed"], review["not_reviewed"]) == (False, 0, 24)
+    with pytest.raises(ReviewError, match="no item has a verdict"):
+        run_splits(out, "splits.approved_only=true")
+
+    path = export_review(out, tmp_path / "r.csv", reviewers="ann").files["ann"]
+    review_as(path, lambda item_id, _r: "correct" if item_id.endswith("mcq") else "wrong")
+    import_review(out, [path])
+    assert run_splits(out) == "ran"  # reviews.jsonl is an input: its status shows in crosseval.json
+    assert split_ids(out) == {it.id for it in items}
+    assert run_splits(out, "splits.approved_only=true") == "ran"
+    assert (
+        split_ids(out)
+        == {it.id for it in approved_items(items, load_reviews(out))}
+        == {it.id for it in items if it.type == "mcq"}
+    )
+    review = json.loads((out / "crosseval.json").read_text())["review"]
+    assert (review["approved_only"], review["approved"], review["labels"]["wrong"]) == (True, 8, 16)
+    assert run_splits(out, "splits.approved_only=true") == "skipped"
+
+    header, rows = read_rows(path)  # a second look: one more item approved
+    first = next(r for r in rows if r["item_id"] == "s1-long_form")
+    first["wrong"], first["correct"] = "", "x"
+    write_rows(path, header, rows)
+    import_review(out, [path])
+    assert run_splits(out, "splits.approved_only=true") == "ran"
+    assert "s1-long_form" in split_ids(out) and len(split_ids(out)) == 9
+
+
+@pytest.mark.slow
+def test_cli_round_trip_on_the_example_documents(tmp_path):
+    from click.testing import CliRunner
+
+    from qagen.cli import cli
+
+    runner = CliRunner()
+    out = tmp_path / "out"
+    build = ["build", str(ROOT / "examples" / "docs"), "-o", str(out), "-q", *[f"--set={s}" for s in FAST]]
+    assert runner.invoke(cli, build).exit_code == 0
+    res = runner.invoke(cli, ["review", "export", str(out), "--to", str(tmp_path / "review.csv"), "--sample", "30",
+                              "--per", "type", "--reviewers", "ann,bob,cat", "--overlap", "9"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    files = sorted(tmp_path.glob("review-*.csv"))
+    assert [f.name for f in files] == ["review-ann.csv", "review-bob.csv", "review-cat.csv"]
+    for f in files:
+        review_as(f, lambda item_id, _r: "correct" if int(item_id, 16) % 3 else "incomplete")
+    bad = tmp_path / "bad.csv"
+    header, rows = read_rows(files[0])
+    rows[0]["label"] = "so-so"
+    write_rows(bad, [*header, "label"], rows)
+    res = runner.invoke(cli, ["review", "import", str(out), str(bad)])
+    assert res.exit_code == 1 and "unknown label 'so-so'" in res.output and not (out / "reviews.jsonl").exists()
+    res = runner.invoke(cli, ["review", "import", str(out), *map(str, files)])
+    assert res.exit_code == 0 and "Fleiss' kappa" in res.output, res.output
+    assert runner.invoke(cli, [*build, "--approved-only"]).exit_code == 0
+
+    items = read_jsonl(out / "items.jsonl", Item)
+    approved = {it.id for it in approved_items(items, load_reviews(out))}
+    assert approved and split_ids(out) <= approved
+    crosseval = json.loads((out / "crosseval.json").read_text())
+    assert (
+        crosseval["items"]["placed"]
+        == len(split_ids(out))
+        == len(approved) - sum(crosseval["items"]["excluded"].values())
+    )
+    assert "Expert review" in (out / "report.html").read_text()
+    from qagen.export import export
+
+    written = export(out, "ragas", tmp_path / "ragas")
+    exported = {json.loads(line)["id"] for f in written if f.suffix == ".jsonl" and "corpus" not in f.name
+                for line in f.read_text().splitlines()}  # fmt: skip
+    assert exported == split_ids(out)
