@@ -25,11 +25,14 @@ def _run_api(fn: Any, *args: Any, **kwargs: Any) -> Any:
     import warnings
 
     from qagen.config import ConfigError
+    from qagen.topics.cli_support import GridError
 
     warnings.showwarning = _show_warning
     try:
         return fn(*args, **kwargs)
     except ConfigError as exc:
+        _fail(str(exc), 2)
+    except GridError as exc:
         _fail(str(exc), 2)
     except KeyboardInterrupt:
         _fail("interrupted; rerun the same command to resume (finished stages are kept)", 130)
@@ -167,6 +170,27 @@ def inspect(out: Path, as_json: bool) -> None:
     from qagen.inspect import inspect_dir
 
     click.echo(_run_api(inspect_dir, out, as_json=as_json))
+
+
+@cli.command()
+@click.argument("docs", type=click.Path(path_type=Path))
+@click.option("-o", "--out", default="out", show_default=True, type=click.Path(path_type=Path),
+              help="Output folder (parsed sections and embeddings are reused from it).")
+@click.option("--sweep", "grid", multiple=True, required=True, metavar="KEY=V1,V2,...",
+              help="A grid axis: n_components, min_cluster_size, n_neighbors or min_samples; repeatable.")
+@click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), help="TOML config.")
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a config key; repeatable.")
+def topics(docs: Path, out: Path, grid: tuple[str, ...], config_path: Path | None, overrides: tuple[str, ...]) -> None:
+    """Sweep BERTopic's key settings and print the paper's quality table, with a recommendation.
+
+    \b
+    Example: qagen topics docs --sweep n_components=5,10,15 --sweep min_cluster_size=10,20,30
+    """
+    from qagen.topics.sweep_command import sweep_folder
+
+    grid_items = [part for spec in grid for part in spec.split()]
+    click.echo(_run_api(sweep_folder, docs, out, grid_items, config_path, list(overrides),
+                        log=lambda m: click.echo(m, err=True)))
 
 
 @cli.command()

@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     from qagen.config import TopicsConfig
 
 
+class GridError(ValueError):
+    """A ``--sweep`` argument that is not KEY=V1,V2,... with a sweepable key."""
+
+
 def parse_grid(specs: Sequence[str]) -> dict[str, list[int]]:
     """``["n_components=5,10,15", "min_cluster_size=10,20"]`` -> ``{"n_components": [5, 10, 15], ...}``."""
     grid: dict[str, list[int]] = {}
@@ -21,16 +25,16 @@ def parse_grid(specs: Sequence[str]) -> dict[str, list[int]]:
         key, sep, raw = spec.partition("=")
         key = key.strip().removeprefix("topics.")
         if not sep or key not in SWEEPABLE:
-            raise ValueError(f"--sweep takes KEY=V1,V2,... with KEY among {', '.join(SWEEPABLE)}; got '{spec}'")
+            raise GridError(f"--sweep takes KEY=V1,V2,... with KEY among {', '.join(SWEEPABLE)}; got '{spec}'")
         try:
             values = [int(v) for v in raw.split(",") if v.strip()]
         except ValueError:
-            raise ValueError(f"--sweep {key} takes whole numbers separated by commas; got '{raw}'") from None
+            raise GridError(f"--sweep {key} takes whole numbers separated by commas; got '{raw}'") from None
         if not values:
-            raise ValueError(f"--sweep {key} needs at least one value; got '{spec}'")
+            raise GridError(f"--sweep {key} needs at least one value; got '{spec}'")
         grid[key] = list(dict.fromkeys(values))
     if not grid:
-        raise ValueError(
+        raise GridError(
             "--sweep needs at least one KEY=V1,V2,... (e.g. n_components=5,10,15 min_cluster_size=10,20,30)"
         )
     return grid
