@@ -56,8 +56,9 @@ def _is_user_error(exc: Exception) -> bool:
     from qagen.llm.base import LLMError
     from qagen.llm.registry import LLMSpecError
     from qagen.review import ReviewError
+    from qagen.score.answers import ScoreError
 
-    return isinstance(exc, IngestError | LLMError | LLMSpecError | PromptError | ReviewError)
+    return isinstance(exc, IngestError | LLMError | LLMSpecError | PromptError | ReviewError | ScoreError)
 
 
 class _Force(click.ParamType):
@@ -298,6 +299,44 @@ def review_import(out: Path, files: tuple[Path, ...], reviewer: str | None, as_j
         click.echo(json.dumps({"counts": result.counts, "summary": result.summary}, indent=2))
     else:
         click.echo(format_import(result, out))
+
+
+@cli.command()
+@click.argument("out", type=click.Path(path_type=Path))
+@click.option(
+    "--answers", required=True, type=click.Path(path_type=Path), help="Answers JSONL (schemas/answer.schema.json)."
+)
+@click.option(
+    "--judge", metavar="SPEC", help="MCQ judge: embedding[:EMBEDDER] | openai:MODEL[@URL] | local (default: score.judge)."
+)
+@click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), help="TOML config (see qagen init).")
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a config key; repeatable.")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Scores file (default: OUT/scores.json).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+def score(
+    out: Path,
+    answers: Path,
+    judge: str | None,
+    config_path: Path | None,
+    overrides: tuple[str, ...],
+    output: Path | None,
+    quiet: bool,
+) -> None:
+    """Score a chatbot's ANSWERS against OUT's cross-evaluation splits (writes OUT/scores.json)."""
+    from qagen.score.cli_support import run_score_command
+
+    click.echo(
+        _run_api(
+            run_score_command,
+            out,
+            answers,
+            judge,
+            config_path=config_path,
+            overrides=list(overrides),
+            output=output,
+            progress=not quiet,
+        )
+    )
 
 
 def main() -> None:

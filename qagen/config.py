@@ -42,7 +42,10 @@ class ParseConfig(_Section):
         le=1,
         description="a line repeated at the top/bottom of this share of pages is a running header/footer",
     )
-    timeout_s: float = Field(120.0, gt=0, description="per-document time limit")
+    timeout_s: float = Field(60.0, gt=0, description="per-document time limit, plus timeout_per_page_s per page")
+    timeout_per_page_s: float = Field(
+        3.0, ge=0, description="time allowed per page on top of timeout_s (a hung parser is stopped after that)"
+    )
     workers: int = Field(0, ge=0, description="parallel parsing processes; 0 = one per core")
     max_pages: int = Field(2000, gt=0, description="documents with more pages are skipped")
     max_section_tokens: int = Field(
@@ -91,7 +94,9 @@ class TopicsConfig(_Section):
     n_neighbors: int = Field(15, gt=1)
     min_cluster_size: int = Field(30, gt=1)
     min_samples: int | None = Field(None, ge=1)
-    auto_scale: bool = Field(True, description="scale min_cluster_size and n_neighbors down for small corpora")
+    auto_scale: bool = Field(
+        True, description="small corpora: cap min_cluster_size at max(3, sections / 20) so several topics can form"
+    )
     n_keywords: int = Field(8, gt=0)
     robustness_noise: float = Field(0.05, ge=0, description="Gaussian noise scale (x embedding std) for robustness")
     reducer: Literal["umap", "pca"] = "umap"
@@ -367,7 +372,9 @@ class ScoreConfig(_Section):
     )
     llm_refusals: bool = Field(True, description="with an LLM judge, the judge decides refusals (phrases as fallback)")
     recall_k: list[int] = Field(default_factory=lambda: [1, 3, 5], description="k of retrieval recall@k")
-    bleu_tokenize: str = Field("13a", description="sacrebleu tokenizer (13a, intl, char, zh, ...)")
+    bleu_tokenize: Literal["13a", "intl", "char", "zh", "none"] = Field(
+        "13a", description="sacrebleu tokenizer: 13a (its default), intl (Unicode punctuation), char, zh, none"
+    )
 
     @field_validator("recall_k")
     @classmethod

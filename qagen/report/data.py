@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +55,7 @@ class ReportData:
     crosseval: dict[str, Any] | None = None
     manifest: dict[str, Any] = field(default_factory=dict)
     title: str = "qagen build"
+    scores: dict[str, Any] | None = None
 
 
 def report_data_from_inputs(
@@ -86,4 +88,6 @@ def load_report_data(out_dir: str | Path) -> ReportData:
     if not manifest_path.is_file():
         raise FileNotFoundError(f"{out} has no {MANIFEST}; run 'qagen build DOCS -o {out}' first")
     inputs = {name: ARTIFACTS[name].read(out / name) for name in ARTIFACT_FIELDS if (out / name).is_file()}
-    return report_data_from_inputs(inputs, read_json(manifest_path), title=out.resolve().name)
+    data = report_data_from_inputs(inputs, read_json(manifest_path), title=out.resolve().name)
+    scores = out / "scores.json"  # written by `qagen score`, not by a build stage
+    return dataclasses.replace(data, scores=read_json(scores)) if scores.is_file() else data

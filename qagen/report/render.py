@@ -19,6 +19,7 @@ from typing import Any
 
 from qagen.config import ReportConfig
 from qagen.report.data import ReportData
+from qagen.report.scores import scores_view
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
@@ -120,6 +121,7 @@ def report_context(data: ReportData, config: ReportConfig) -> dict[str, Any]:
         "bloom": bloom_scenario(data),
         "tfs": type_fold_split(data),
         "crosseval": crosseval_view(data),
+        "scores": scores_view(data.scores),
         "samples": item_cards(
             data.items, data.rejected, data.sections, data.topics, config.max_items_shown, config.passage_chars
         ),

@@ -1,0 +1,94 @@
+"""The report's "Chatbot scores" section: ``scores.json`` (from ``qagen score``) beside the research's numbers.
+
+:func:`scores_view` turns ``scores.json`` into what ``assets/scores.html.j2`` shows: headline
+figures with the papers' ranges, a table per iteration, the unanswerable-detection confusion
+matrix, and the same columns broken down by item type, Bloom level, scenario, fold and topic.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# The research's reported values (shares in 0-1) and which way is better: Twente Table 3, Leadinfo thesis.
+PAPER = {
+    "answered_in_fold": ((0.57, 0.62), "Twente, Table 3: 57–62%", +1),
+    "answered_out_of_fold": ((0.075, 0.12), "Twente, Table 3: 7.5–12%", -1),
+    "mcq_judge": ((0.72, 0.81), "Leadinfo: judge 81%, humans 72%", +1),
+}
+BREAKDOWN_TITLES = (
+    ("by_type", "Item type"),
+    ("by_bloom", "Bloom level"),
+    ("by_scenario", "Scenario"),
+    ("by_fold", "Item fold"),
+    ("by_set", "Set"),
+    ("by_topic", "Topic"),
+)
+
+
+def _get(block: Any, *path: str) -> Any:
+    for p in path:
+        block = block.get(p) if isinstance(block, dict) else None
+    return block
+
+
+def score_row(name: str, block: dict[str, Any], k: int) -> dict[str, Any]:
+    """One table row: the headline metrics of an aggregate block (shares in 0-1, None when undefined)."""
+    return {
+        "name": name,
+        "answers": block.get("answers"),
+        "answered_in_fold": _get(block, "answerable", "answered_share"),
+        "answered_out_of_fold": _get(block, "unanswerable", "answered_share"),
+        "precision": _get(block, "unanswerable_detection", "precision"),
+        "recall": _get(block, "unanswerable_detection", "recall"),
+        "f1": _get(block, "unanswerable_detection", "f1"),
+        "rouge_l": _get(block, "answer_quality", "rougeL"),
+        "bleu": _get(block, "answer_quality", "bleu"),
+        "factoid": _get(block, "factoid", "accuracy"),
+        "recall_k": _get(block, "retrieval", f"recall@{k}"),
+        "mcq_judge": _get(block, "mcq", "judge", "accuracy"),
+        "mcq_embedding": _get(block, "mcq", "embedding", "accuracy"),
+    }
+
+
+def _verdict(key: str, value: float | None) -> dict[str, str] | None:
+    """Where a value sits against the research's range: ``in`` it, ``better`` or ``worse``."""
+    if value is None or key not in PAPER:
+        return None
+    (lo, hi), text, direction = PAPER[key]
+    if lo <= value <= hi:
+        return {"state": "in", "css": "in", "text": text, "title": "within the research's range"}
+    better = value > hi if direction > 0 else value < lo
+    state = "better" if better else "worse"
+    return {"state": state, "css": "high" if better else "low", "text": text, "title": f"{state} than the research"}
+
+
+def scores_view(scores: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What the section shows, or None when the output folder holds no ``scores.json``."""
+    if not scores or "overall" not in scores:
+        return None
+    ks = _get(scores, "settings", "recall_k") or [5]
+    k = ks[-1]
+    overall = score_row("overall", scores["overall"], k)
+    breakdowns = []
+    for key, title in BREAKDOWN_TITLES:
+        groups = scores.get(key) or {}
+        if not groups:
+            continue
+        rows = []
+        for name, block in groups.items():
+            label = block.get("label") if key == "by_topic" else None
+            rows.append(score_row(f"{name} · {label}" if label else name, block, k))
+        breakdowns.append({"key": key, "title": title, "rows": rows})
+    return {
+        "k": k,
+        "judge": scores.get("judge") or {},
+        "refusal_by": _get(scores, "refusal", "decided_by"),
+        "answers_file": scores.get("answers_file"),
+        "coverage": scores.get("coverage") or {},
+        "warnings": scores.get("warnings") or [],
+        "overall": overall,
+        "verdicts": {key: _verdict(key, overall.get(key)) for key in PAPER},
+        "detection": _get(scores, "overall", "unanswerable_detection") or {},
+        "iterations": [score_row(n, b, k) for n, b in (scores.get("by_iteration") or {}).items()],
+        "breakdowns": breakdowns,
+    }

@@ -1,0 +1,130 @@
+"""Score a chatbot on a qagen dataset with the research's cross-evaluation metrics.
+
+::
+
+    from qagen.score import collect, score
+
+    collect("out", ask=lambda question, corpus_pages: my_bot(question))   # writes out/answers.jsonl
+    scores = score("out", "out/answers.jsonl")                          # writes out/scores.json
+
+``collect`` runs any chatbot callable over every iteration (progress, resume); ``score``
+computes answered/declined shares per iteration, the unanswerable-detection confusion matrix,
+ROUGE/BLEU, factoid correctness, recall@k and MCQ accuracy (judge and embedding baseline),
+broken down by iteration, set, fold, type, Bloom level, scenario and topic. The answers
+format is :class:`~qagen.score.answers.Answer` (``schemas/answer.schema.json``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from qagen.score.answers import Answer, ScoreError, answer_schema, load_answers, parse_answers
+from qagen.score.collect import CollectResult, Reply, collect
+
+SCORES_FILE = "scores.json"
+ROWS_FILE = "scores.items.jsonl"
+
+
+def score(
+    out_dir: str | Path,
+    answers_path: str | Path,
+    judge: Any = None,
+    config: Any = None,
+    *,
+    embedder: Any = None,
+    output: str | Path | None = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Score the answers in ``answers_path`` against the dataset in ``out_dir``.
+
+    Writes ``scores.json`` (or ``output``) and, beside it, ``scores.items.jsonl`` (one row per
+    answer: declined, ROUGE, factoid and MCQ verdicts, recall@k).
+
+    Args:
+        out_dir: A qagen output folder (``crosseval.json`` and ``splits/``).
+        answers_path: Answers JSONL (see :class:`~qagen.score.answers.Answer`).
+        judge: ``embedding[:<embed spec>]``, an LLM spec (``openai:<model>[@<url>]``, ``local``),
+            an LLM or embedder object, or a judge with ``choose(cases)``; None = ``score.judge``.
+        config: A :class:`~qagen.config.Config`, a TOML path, or None for defaults.
+        embedder: Embedder of the MCQ baseline (object or spec); None = ``score.embedder``.
+        output: Where to write the scores; default ``OUT/scores.json``.
+        progress: Progress bars (ROUGE, LLM requests).
+
+    Returns:
+        The ``scores.json`` content.
+
+    Raises:
+        FileNotFoundError: No ``crosseval.json`` in ``out_dir``, or no answers file.
+        ScoreError: Invalid answers lines, unknown item ids or iterations, duplicates, or no
+            answers at all (the message names them).
+    """
+    from qagen.io import sha256_file, write_json, write_jsonl
+    from qagen.score.dataset import load_dataset, match_answers
+    from qagen.score.evaluate import evaluate
+    from qagen.score.judge import make_judges
+    from qagen.score.results import summarize
+
+    cfg = _config(config)
+    out = Path(out_dir)
+    dataset = load_dataset(out, cfg.generate.phone_region)
+    answers = load_answers(answers_path)
+    if not answers:
+        raise ScoreError(f"{answers_path} holds no answers; make them with qagen.score.collect or your own script")
+    matched = match_answers(dataset, answers, source=str(answers_path))
+    judges = make_judges(
+        judge if judge is not None else cfg.score.judge, cfg, out / ".cache", embedder=embedder, progress=progress
+    )
+    rows, notes = evaluate(matched, dataset, cfg.score, judges, progress=progress)
+    info: dict[str, Any] = {"mcq": getattr(judges.judge, "name", type(judges.judge).__name__)}
+    info["baseline"] = judges.baseline.name
+    if hasattr(judges.judge, "stats"):
+        info["llm_stats"] = judges.judge.stats()
+    scores = {
+        "qagen_version": _version(),
+        "answers_file": str(answers_path),
+        "answers_sha256": sha256_file(answers_path),
+    }
+    scores |= summarize(rows, matched, dataset, cfg.score, info, notes)
+    target = Path(output) if output else out / SCORES_FILE
+    write_json(target, scores)
+    write_jsonl(target.with_name(target.stem + ".items.jsonl"), [_public(r) for r in rows])
+    return scores
+
+
+def _config(config: Any) -> Any:
+    from qagen.config import Config, load_config
+
+    if config is None:
+        return Config()
+    if isinstance(config, Config):
+        return config
+    return load_config(config)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("qagen")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _public(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in row.items() if not k.startswith("_")}
+
+
+__all__ = [
+    "ROWS_FILE",
+    "SCORES_FILE",
+    "Answer",
+    "CollectResult",
+    "Reply",
+    "ScoreError",
+    "answer_schema",
+    "collect",
+    "load_answers",
+    "parse_answers",
+    "score",
+]

@@ -1,0 +1,59 @@
+"""What ``qagen score OUT --answers FILE [--judge SPEC]`` runs: score, write, refresh the report, summarise."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+
+def run_score_command(
+    out: str | Path,
+    answers: str | Path,
+    judge: str | None = None,
+    *,
+    config_path: str | Path | None = None,
+    overrides: Sequence[str] = (),
+    output: str | Path | None = None,
+    progress: bool = True,
+) -> str:
+    """Score ``answers`` against ``out``, write ``scores.json``, re-render the report, return a summary.
+
+    Args:
+        out: The output folder.
+        answers: The answers JSONL file.
+        judge: ``--judge`` (``embedding[:<spec>]``, ``openai:<model>[@<url>]``, ``local``); None = config.
+        config_path: ``--config`` TOML file.
+        overrides: ``--set key=value`` strings.
+        output: ``--output``: where to write the scores (default ``OUT/scores.json``).
+        progress: Progress bars on stderr.
+
+    Returns:
+        The printable summary (a table per iteration, warnings, where the files went).
+
+    Raises:
+        ConfigError, FileNotFoundError, ScoreError, LLMError, LLMSpecError: as the API raises them.
+    """
+    from qagen.config import load_config
+    from qagen.score import SCORES_FILE, score
+    from qagen.score.results import format_summary
+
+    cfg = load_config(config_path, list(overrides))
+    scores = score(out, answers, judge=judge, config=cfg, output=output, progress=progress)
+    target = Path(output) if output else Path(out) / SCORES_FILE
+    lines = [format_summary(scores), f"wrote {target} and {target.with_name(target.stem + '.items.jsonl')}"]
+    report = _refresh_report(Path(out), cfg) if output is None else None
+    if report is not None:
+        lines.append(f"updated {report}")
+    return "\n".join(lines)
+
+
+def _refresh_report(out: Path, config: Any) -> Path | None:
+    """Re-render ``OUT/report.html`` when the report knows about scores (it then shows them)."""
+    from qagen.report.data import ReportData
+
+    if "scores" not in ReportData.__dataclass_fields__ or not (out / "manifest.json").is_file():
+        return None
+    from qagen.report import write_report
+
+    return write_report(out, config.report)

@@ -1,0 +1,144 @@
+"""Per-answer evaluation: one row per matched answer with everything the metrics aggregate."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from qagen.score.dataset import Dataset, Iteration, Matched, Question
+from qagen.score.judge import Judges, McqCase
+from qagen.score.metrics import DIGITS, Row, factoid_correct, recall_at_k, rouge_f
+from qagen.score.refusal import RefusalDetector
+
+
+def evaluate(
+    matched: Matched, dataset: Dataset, config: Any, judges: Judges, progress: bool = False
+) -> tuple[list[Row], dict[str, Any]]:
+    """Rows for every matched answer, and notes on how refusals and judgements were made.
+
+    Args:
+        matched: Answers paired with their questions.
+        dataset: The output folder's iterations (refusal answer, phone region).
+        config: The ``[score]`` config section.
+        judges: The MCQ judge (an LLM judge also decides refusals) and the embedding baseline.
+        progress: Progress bars.
+
+    Returns:
+        ``(rows, notes)``. Row keys starting with ``_`` (prediction, reference) are for
+        aggregation only and are not written out.
+    """
+    detector = RefusalDetector(config.refusal_phrases, config.refusal_window_chars, dataset.refusal_answer)
+    rows = [_base_row(it, q, a.answer, a.latency_s, detector) for it, q, a in matched.pairs]
+    notes: dict[str, Any] = {
+        "phrases": list(detector.phrases),
+        "window_chars": detector.window,
+        "decided_by": "phrases",
+    }
+    if config.llm_refusals and hasattr(judges.judge, "declined"):
+        notes.update(_llm_refusals(rows, matched, judges.judge))
+    _answer_quality(rows, matched, progress)
+    _factoids(rows, matched, dataset.phone_region)
+    notes["retrieved_outside_corpus"] = _retrieval(rows, matched, config.recall_k)
+    _mcq(rows, matched, judges)
+    return rows, notes
+
+
+def _base_row(it: Iteration, q: Question, answer: str, latency: float | None, detector: RefusalDetector) -> Row:
+    item = q.item
+    phrase = detector.find(answer)
+    return {
+        "item_id": item.id,
+        "iteration": it.name,
+        "set": it.set,
+        "role": q.role,
+        "type": item.type,
+        "fold": item.fold,
+        "bloom": item.bloom,
+        "scenario": item.scenario,
+        "topic": item.source.topic_id,
+        "declined": phrase is not None,
+        "refusal": phrase,
+        "latency_s": latency,
+    }
+
+
+def _llm_refusals(rows: list[Row], matched: Matched, judge: Any) -> dict[str, Any]:
+    """The LLM judge decides refusals of non-empty answers; phrases stay where its request failed."""
+    todo = [i for i, (_, _, a) in enumerate(matched.pairs) if a.answer.strip()]
+    verdicts = judge.declined([(matched.pairs[i][1].item.question, matched.pairs[i][2].answer) for i in todo])
+    agree = failed = 0
+    for i, verdict in zip(todo, verdicts, strict=True):
+        row = rows[i]
+        row["phrase_declined"] = row["declined"]
+        if verdict is None:
+            failed += 1
+            continue
+        agree += verdict == row["declined"]
+        row["declined"] = bool(verdict)
+        row["refusal"] = "llm judge" if verdict else None
+    judged = len(todo) - failed
+    return {
+        "decided_by": "llm judge",
+        "llm_failed": failed,
+        "phrase_llm_agreement": round(agree / judged, DIGITS) if judged else None,
+    }
+
+
+def _answer_quality(rows: list[Row], matched: Matched, progress: bool) -> None:
+    idx = [i for i, (_, q, _) in enumerate(matched.pairs) if q.answerable]
+    preds = [matched.pairs[i][2].answer for i in idx]
+    refs = [_reference(matched.pairs[i][1]) for i in idx]
+    for i, scores, pred, ref in zip(idx, rouge_f(preds, refs, progress), preds, refs, strict=True):
+        rows[i].update({k: round(v, DIGITS) for k, v in scores.items()})
+        rows[i]["_prediction"], rows[i]["_reference"] = pred, ref
+
+
+def _reference(q: Question) -> str:
+    """The reference answer: the MCQ's correct option, else the item's answer."""
+    item = q.item
+    if item.type == "mcq" and item.options and item.answer_index is not None:
+        return item.options[item.answer_index]
+    return item.answer
+
+
+def _factoids(rows: list[Row], matched: Matched, region: str) -> None:
+    for row, (_, q, a) in zip(rows, matched.pairs, strict=True):
+        if q.answerable and q.item.type == "factoid":
+            row["factoid_correct"] = factoid_correct(a.answer, q.item.entity_kind, q.item.entity, region)
+
+
+def _retrieval(rows: list[Row], matched: Matched, ks: list[int]) -> dict[str, int]:
+    """Recall@k per answerable answer with retrieved pages; count retrieved pages outside the corpus."""
+    outside: Counter[str] = Counter()
+    for row, (it, q, a) in zip(rows, matched.pairs, strict=True):
+        if a.retrieved_page_ids is None:
+            continue
+        if it.page_ids:
+            outside[it.name] += sum(1 for p in a.retrieved_page_ids if p not in it.page_ids)
+        if q.answerable and q.item.source.page_ids:
+            got = [recall_at_k(q.item.source.page_ids, a.retrieved_page_ids, k) for k in ks]
+            row["recall"] = {str(k): v for k, v in zip(ks, got, strict=True)}
+    return {k: v for k, v in outside.items() if v}
+
+
+def _mcq(rows: list[Row], matched: Matched, judges: Judges) -> None:
+    """Judge and baseline picks for answerable MCQs that were not declined (declined ones are wrong)."""
+    idx = []
+    for i, (_, q, _) in enumerate(matched.pairs):
+        if q.answerable and q.item.type == "mcq" and q.item.options and q.item.answer_index is not None:
+            idx.append(i)
+            for who in ("judge", "embedding"):
+                rows[i][f"mcq_{who}"], rows[i][f"mcq_{who}_correct"] = None, False
+    todo = [i for i in idx if not rows[i]["declined"]]
+    cases = [
+        McqCase(matched.pairs[i][1].item.question, matched.pairs[i][2].answer, matched.pairs[i][1].item.options)
+        for i in todo
+    ]
+    if not cases:
+        return
+    baseline = judges.baseline.choose(cases)
+    picks = baseline if judges.judge is judges.baseline else judges.judge.choose(cases)
+    for i, pick, base in zip(todo, picks, baseline, strict=True):
+        correct = matched.pairs[i][1].item.answer_index
+        rows[i].update({"mcq_judge": pick, "mcq_judge_correct": pick == correct})
+        rows[i].update({"mcq_embedding": base, "mcq_embedding_correct": base == correct})

@@ -1,0 +1,193 @@
+"""Judges: which MCQ option is closest in meaning to a chatbot's free answer, and did it decline?
+
+The chatbot answers an MCQ's question without seeing the options; a judge then picks the
+option closest to that answer (Leadinfo thesis: an LLM judge agreed with the correct option
+81% of the time, humans 72%, with a cosine-similarity baseline beside them).
+
+- :class:`EmbeddingJudge` — the baseline: cosine similarity of answer and option embeddings.
+- :class:`LLMJudge` — an LLM through :class:`~qagen.llm.LLMEngine` (retries, cache under
+  ``OUT/.cache/judge.sqlite``, accounting) with validated pydantic replies; it also decides
+  whether an answer declines. A request that fails for good yields None, never a guess.
+
+The judge prompts live here rather than in ``prompts/``: every file there is part of the
+generate stage's fingerprint, and scoring must not invalidate a build.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, create_model
+
+from qagen.score.answers import ScoreError
+
+LETTERS = "ABCDEFGH"
+
+MCQ_SYSTEM = (
+    "You compare a chatbot's free answer with the options of a multiple-choice question. "
+    "Pick the one option whose meaning is closest to what the chatbot's answer says, even if you think "
+    "another option is correct, and even if the match is weak. Judge meaning, not wording."
+)
+MCQ_USER = "Question: {question}\n\nChatbot's answer: {answer}\n\nOptions:\n{options}\n\nWhich option is closest?"
+REFUSAL_SYSTEM = (
+    "You classify a chatbot's reply to a question. The reply declines when, instead of answering, it says it "
+    "cannot answer, does not know, or that its documents hold no information on the question. A reply that gives "
+    "an answer, even a partial, hedged or wrong one, does not decline."
+)
+REFUSAL_USER = "Question: {question}\n\nReply: {answer}\n\nDoes the reply decline to answer?"
+
+
+class RefusalVerdict(BaseModel):
+    """The LLM judge's reply on one answer."""
+
+    model_config = ConfigDict(extra="forbid")
+    declined: bool
+
+
+@functools.cache
+def choice_model(n_options: int) -> type[BaseModel]:
+    """The reply model of an MCQ judgement among ``n_options`` lettered options."""
+    if not 2 <= n_options <= len(LETTERS):
+        raise ValueError(f"an MCQ needs 2 to {len(LETTERS)} options; got {n_options}")
+    letters = Literal[tuple(LETTERS[:n_options])]  # type: ignore[valid-type]
+    return create_model(f"McqChoice{n_options}", __config__=ConfigDict(extra="forbid"), option=(letters, ...))
+
+
+@dataclass(frozen=True)
+class McqCase:
+    """One MCQ to judge: its question, the chatbot's free answer and the options."""
+
+    question: str
+    answer: str
+    options: tuple[str, ...]
+
+
+class EmbeddingJudge:
+    """Picks the option whose embedding is most cosine-similar to the answer's (first on ties).
+
+    Args:
+        embedder: An :class:`~qagen.embed.Embedder`; a corpus-fitted one (tfidf) that is not
+            fitted yet is fitted on the answers and options of each call.
+    """
+
+    def __init__(self, embedder: Any) -> None:
+        self.embedder = embedder
+        self.name = f"embedding:{getattr(embedder, 'id', type(embedder).__name__)}"
+
+    def choose(self, cases: Sequence[McqCase]) -> list[int | None]:
+        """Index of the closest option per case; None when the answer shares nothing with any option."""
+        import numpy as np
+
+        if not cases:
+            return []
+        texts = list(dict.fromkeys(t for c in cases for t in (c.answer, *c.options)))
+        if hasattr(self.embedder, "fit") and not getattr(self.embedder, "fitted", True):
+            self.embedder.fit(texts)
+        vectors = np.asarray(self.embedder.embed(texts), dtype=np.float32)
+        row = {t: i for i, t in enumerate(texts)}
+        out: list[int | None] = []
+        for case in cases:
+            sims = vectors[[row[o] for o in case.options]] @ vectors[row[case.answer]]
+            out.append(None if np.allclose(sims, sims[0]) and sims[0] <= 0 else int(np.argmax(sims)))
+        self.name = f"embedding:{getattr(self.embedder, 'id', type(self.embedder).__name__)}"
+        return out
+
+
+class LLMJudge:
+    """An LLM that picks MCQ options and spots refusals.
+
+    Args:
+        llm: An LLM spec string, backend object or LangChain chat model.
+        config: The ``[llm]`` section (retries, concurrency, budget, structured output mode).
+        cache_path: SQLite request cache (``OUT/.cache/judge.sqlite``); None disables it.
+        progress: Show a progress bar per batch.
+        seed: Sent with every request (servers that honour it answer reproducibly).
+    """
+
+    def __init__(
+        self, llm: Any, config: Any = None, cache_path: str | Path | None = None, progress: bool = False, seed: int = 0
+    ) -> None:
+        from qagen.llm import LLMEngine
+
+        self.engine = LLMEngine(llm, config, cache_path=cache_path, progress=progress)
+        self.seed = seed
+        self.name = f"llm:{self.engine.llm.id}"
+
+    def choose(self, cases: Sequence[McqCase]) -> list[int | None]:
+        """Index of the option the LLM finds closest per case; None when its request failed."""
+        requests = [self._request(MCQ_SYSTEM, _mcq_prompt(c), "mcq_choice") for c in cases]
+        results = self.engine.run(requests, response_model=[choice_model(len(c.options)) for c in cases])
+        return [LETTERS.index(r.value.option) if r.ok and r.value is not None else None for r in results]
+
+    def declined(self, cases: Sequence[tuple[str, str]]) -> list[bool | None]:
+        """Per (question, answer): True when the answer declines; None when the request failed."""
+        requests = [
+            self._request(REFUSAL_SYSTEM, REFUSAL_USER.format(question=q, answer=a), "refusal") for q, a in cases
+        ]
+        results = self.engine.run(requests, response_model=RefusalVerdict)
+        return [bool(r.value.declined) if r.ok and r.value is not None else None for r in results]
+
+    def stats(self) -> dict[str, Any]:
+        """Requests, cache hits, failures, tokens and cost so far."""
+        return self.engine.stats.to_dict()
+
+    def _request(self, system: str, user: str, name: str) -> Any:
+        from qagen.llm import LLMRequest, Message
+
+        messages = (Message("system", system), Message("user", user))
+        return LLMRequest(
+            messages, schema_name=name, temperature=0.0, max_tokens=64, seed=self.seed, tag=f"judge_{name}"
+        )
+
+
+def _mcq_prompt(case: McqCase) -> str:
+    options = "\n".join(f"{LETTERS[i]}. {o}" for i, o in enumerate(case.options))
+    return MCQ_USER.format(question=case.question, answer=case.answer, options=options)
+
+
+@dataclass(frozen=True)
+class Judges:
+    """The judge that scores MCQs (and, if an LLM, refusals) and the embedding baseline beside it."""
+
+    judge: EmbeddingJudge | LLMJudge | Any
+    baseline: EmbeddingJudge
+
+
+def make_judges(
+    judge: Any, config: Any, cache_dir: str | Path | None = None, embedder: Any = None, progress: bool = False
+) -> Judges:
+    """Build the judge named by ``judge`` and the embedding baseline.
+
+    Args:
+        judge: ``embedding`` or ``embedding:<embed spec>``, an LLM spec (``openai:<model>[@<url>]``,
+            ``local``), an LLM backend or LangChain chat model, an embedder, or a judge object
+            with ``choose(cases)`` (and optionally ``declined(cases)``).
+        config: The whole :class:`~qagen.config.Config` (``score``, ``embed``, ``llm``, ``seed``).
+        cache_dir: Folder of the LLM judge's request cache (``OUT/.cache``).
+        embedder: The baseline's embedder (object or spec); default ``score.embedder``.
+        progress: Progress bars for LLM requests.
+
+    Raises:
+        ScoreError: ``judge`` names nothing usable.
+    """
+    from qagen.embed import Embedder, get_embedder
+
+    baseline = EmbeddingJudge(get_embedder(embedder or config.score.embedder, config.embed, config.llm))
+    if isinstance(judge, str):
+        name, _, arg = judge.strip().partition(":")
+        if name.lower() == "embedding":
+            if not arg or (embedder is None and arg == config.score.embedder):
+                return Judges(baseline, baseline)
+            return Judges(EmbeddingJudge(get_embedder(arg, config.embed, config.llm)), baseline)
+        if name.lower() == "extractive":
+            raise ScoreError("--judge extractive is not a judge; use embedding or an LLM spec such as openai:<model>")
+    elif hasattr(judge, "choose"):
+        return Judges(judge, baseline)
+    elif isinstance(judge, Embedder):
+        return Judges(EmbeddingJudge(judge), baseline)
+    cache = Path(cache_dir) / "judge.sqlite" if cache_dir is not None else None
+    return Judges(LLMJudge(judge, config.llm, cache_path=cache, progress=progress, seed=config.seed), baseline)

@@ -1,0 +1,218 @@
+"""The research's metrics, as pure functions over per-answer rows.
+
+Definitions (every share in 0-1; ``None`` where a metric has no denominator):
+
+- **answered share** of answerable questions (in-fold; Twente Table 3: 0.57-0.62) and of
+  unanswerable ones (out-of-fold, the hallucination rate; Twente: 0.075-0.12), per iteration.
+- **unanswerable detection** (Tübingen Table 4.2): positive = the question is unanswerable,
+  predicted positive = the chatbot declined. TP unanswerable & declined, FN unanswerable &
+  answered, FP answerable & declined, TN answerable & answered; precision TP/(TP+FP), recall
+  TP/(TP+FN), F1, accuracy.
+- **answer quality** on answerable questions (declines included, they score ~0): mean ROUGE-1,
+  ROUGE-2, ROUGE-L F-measure (rouge-score, Unicode word tokens, no stemming), corpus BLEU
+  (sacrebleu, 0-100), and ROUGE-L over answered questions only.
+- **factoid correctness**: the item's entity, normalised as generation normalised it (E.164
+  phones, lower-case e-mails, URL keys), is among the entities of the answer.
+- **retrieval recall@k**: share of the item's source pages among the first k retrieved pages,
+  averaged over answerable questions whose answers list retrieved pages.
+- **MCQ accuracy**: the judge (and the embedding baseline) picks the option closest in meaning
+  to the chatbot's free answer; correct when it is the item's correct option. A declined
+  answer is wrong (no option is picked).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+Row = dict[str, Any]
+DIGITS = 4
+
+
+def rouge_f(predictions: Sequence[str], references: Sequence[str], progress: bool = False) -> list[dict[str, float]]:
+    """ROUGE-1, ROUGE-2 and ROUGE-L F-measures of each prediction against its reference.
+
+    rouge-score with Unicode word tokens (its default tokenizer drops every non-ASCII letter).
+    """
+    from rouge_score.rouge_scorer import RougeScorer
+    from tqdm.auto import tqdm
+
+    from qagen.filters.grounding import UnicodeTokenizer
+
+    scorer = RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=UnicodeTokenizer())
+    pairs = tqdm(zip(references, predictions, strict=True), total=len(references), disable=not progress, desc="rouge")
+    return [{k: s.fmeasure for k, s in scorer.score(ref, pred).items()} for ref, pred in pairs]
+
+
+def corpus_bleu(predictions: Sequence[str], references: Sequence[str], tokenize: str = "13a") -> float | None:
+    """sacrebleu corpus BLEU (0-100) of predictions against one reference each; None for no pairs."""
+    if not predictions:
+        return None
+    from sacrebleu.metrics import BLEU
+
+    return float(BLEU(tokenize=tokenize, force=True).corpus_score(list(predictions), [list(references)]).score)
+
+
+def bleu_signature(tokenize: str = "13a") -> str:
+    """sacrebleu's signature of the BLEU settings (tokenizer, smoothing, version), for reproducibility."""
+    from sacrebleu.metrics import BLEU
+
+    bleu = BLEU(tokenize=tokenize, force=True)
+    bleu.corpus_score(["a"], [["a"]])  # the signature needs the number of references
+    return str(bleu.get_signature())
+
+
+def factoid_correct(answer: str, kind: str | None, entity: str | None, region: str) -> bool | None:
+    """Whether ``answer`` holds the normalised ``entity``; None when the entity cannot be normalised."""
+    from qagen.generate.entities import ENTITY_KINDS, extract_entities, normalize_entity
+
+    if kind not in ENTITY_KINDS or not entity:
+        return None
+    target = normalize_entity(kind, entity, region)
+    if target is None:
+        return None
+    return any(e.normalized == target for e in extract_entities(answer, [kind], region))
+
+
+def recall_at_k(source_pages: Iterable[str], retrieved: Sequence[str], k: int) -> float | None:
+    """Share of ``source_pages`` among the first ``k`` of ``retrieved``; None without source pages."""
+    wanted = set(source_pages)
+    if not wanted:
+        return None
+    return len(wanted & set(retrieved[:k])) / len(wanted)
+
+
+def ratio(part: float, whole: float) -> float | None:
+    return None if not whole else round(part / whole, DIGITS)
+
+
+def detection(rows: Sequence[Row]) -> dict[str, Any]:
+    """The unanswerable-detection confusion matrix with precision, recall, F1 and accuracy."""
+    tp = sum(1 for r in rows if r["role"] == "unanswerable" and r["declined"])
+    fn = sum(1 for r in rows if r["role"] == "unanswerable" and not r["declined"])
+    fp = sum(1 for r in rows if r["role"] == "answerable" and r["declined"])
+    tn = sum(1 for r in rows if r["role"] == "answerable" and not r["declined"])
+    precision, recall = ratio(tp, tp + fp), ratio(tp, tp + fn)
+    f1 = None
+    if precision is not None and recall is not None:
+        f1 = round(2 * precision * recall / (precision + recall), DIGITS) if precision + recall else 0.0
+    return {
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "tn": tn,
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+        "accuracy": ratio(tp + tn, len(rows)),
+    }
+
+
+def _shares(rows: Sequence[Row]) -> dict[str, Any] | None:
+    if not rows:
+        return None
+    declined = sum(1 for r in rows if r["declined"])
+    n = len(rows)
+    return {
+        "n": n,
+        "answered": n - declined,
+        "declined": declined,
+        "answered_share": ratio(n - declined, n),
+        "declined_share": ratio(declined, n),
+    }
+
+
+def _mean(values: Iterable[float | None]) -> float | None:
+    vals = [v for v in values if v is not None]
+    return round(statistics.fmean(vals), DIGITS) if vals else None
+
+
+def _quality(rows: Sequence[Row], bleu_tokenize: str) -> dict[str, Any] | None:
+    if not rows:
+        return None
+    answered = [r for r in rows if not r["declined"]]
+    bleu = corpus_bleu([r["_prediction"] for r in rows], [r["_reference"] for r in rows], bleu_tokenize)
+    return {
+        "n": len(rows),
+        **{k: _mean(r[k] for r in rows) for k in ("rouge1", "rouge2", "rougeL")},
+        "bleu": None if bleu is None else round(bleu, 2),
+        "n_answered": len(answered),
+        "rougeL_answered": _mean(r["rougeL"] for r in answered),
+    }
+
+
+def _factoid(rows: Sequence[Row]) -> dict[str, Any] | None:
+    judged = [r for r in rows if r.get("factoid_correct") is not None]
+    if not judged:
+        return None
+    correct = sum(1 for r in judged if r["factoid_correct"])
+    return {"n": len(judged), "correct": correct, "accuracy": ratio(correct, len(judged))}
+
+
+def _retrieval(rows: Sequence[Row], ks: Sequence[int]) -> dict[str, Any] | None:
+    judged = [r for r in rows if r.get("recall")]
+    if not judged:
+        return None
+    return {"n": len(judged), **{f"recall@{k}": _mean(r["recall"][str(k)] for r in judged) for k in ks}}
+
+
+def _mcq(rows: Sequence[Row]) -> dict[str, Any] | None:
+    mcq = [r for r in rows if r["type"] == "mcq"]
+    if not mcq:
+        return None
+    out: dict[str, Any] = {"n": len(mcq), "declined": sum(1 for r in mcq if r["declined"])}
+    for who in ("judge", "embedding"):
+        if any(f"mcq_{who}" in r for r in mcq):
+            correct = sum(1 for r in mcq if r.get(f"mcq_{who}_correct"))
+            no_choice = sum(1 for r in mcq if r.get(f"mcq_{who}") is None)
+            out[who] = {"correct": correct, "no_choice": no_choice, "accuracy": ratio(correct, len(mcq))}
+    return out
+
+
+def _latency(rows: Sequence[Row]) -> dict[str, Any] | None:
+    values = sorted(r["latency_s"] for r in rows if r.get("latency_s") is not None)
+    if not values:
+        return None
+    import numpy as np
+
+    return {
+        "n": len(values),
+        "mean": _mean(values),
+        "median": round(float(np.median(values)), DIGITS),
+        "p95": round(float(np.percentile(values, 95)), DIGITS),
+        "max": round(values[-1], DIGITS),
+    }
+
+
+def aggregate(rows: Sequence[Row], ks: Sequence[int], bleu_tokenize: str = "13a") -> dict[str, Any]:
+    """Every metric over ``rows`` (see the module docstring)."""
+    answerable = [r for r in rows if r["role"] == "answerable"]
+    return {
+        "answers": len(rows),
+        "answerable": _shares(answerable),
+        "unanswerable": _shares([r for r in rows if r["role"] == "unanswerable"]),
+        "unanswerable_detection": detection(rows),
+        "answer_quality": _quality(answerable, bleu_tokenize),
+        "factoid": _factoid(answerable),
+        "retrieval": _retrieval(answerable, ks),
+        "mcq": _mcq(answerable),
+        "latency_s": _latency(rows),
+    }
+
+
+def breakdown(
+    rows: Sequence[Row], key: Callable[[Row], Any], ks: Sequence[int], bleu_tokenize: str = "13a"
+) -> dict[str, dict[str, Any]]:
+    """:func:`aggregate` per group of rows (rows whose key is None are left out), groups sorted."""
+    groups: dict[str, list[Row]] = defaultdict(list)
+    for r in rows:
+        k = key(r)
+        if k is not None:
+            groups[str(k)].append(r)
+    return {k: aggregate(groups[k], ks, bleu_tokenize) for k in sorted(groups, key=_natural)}
+
+
+def _natural(key: str) -> tuple[int, Any]:
+    return (0, int(key)) if key.lstrip("-").isdigit() else (1, key)

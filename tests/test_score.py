@@ -1,0 +1,410 @@
+"""qagen score: hand-made answers against a hand-made dataset, every expected number worked out by hand.
+
+The dataset (built with the real splits code): fold 1 holds an IT helpdesk factoid (f1), a
+long-form question (l1) and an MCQ (m1); fold 2 a parking factoid (f2) and a long-form
+question (l2). Iteration 1 asks f1, l1, m1 (answerable) and f2, l2 (unanswerable); iteration 2
+the reverse. See ANSWERS for what the "chatbot" said and the comments for the verdicts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from qagen.config import Config, SplitsConfig
+from qagen.embed import normalize_rows
+from qagen.io import write_json
+from qagen.llm.fake import FakeLLM
+from qagen.records import FoldAssignment, GeneratorInfo, Item, Page, Section, Source
+from qagen.score import ScoreError, score
+from qagen.splits import build_splits, write_splits
+
+IT1, IT2 = "validation_iteration_1", "validation_iteration_2"
+REFUSAL = SplitsConfig().refusal_answer
+TEXTS = {
+    "d1-s0": "The IT helpdesk is open from 9 to 5 on weekdays. Call the helpdesk on +31 20 794 3120 when urgent.",
+    "d1-s1": "Every employee gets 25 days of paid leave per year. Unused days expire after one year.",
+    "d1-s2": "Laptops are replaced every four years by the facilities team.",
+    "d2-s0": "Visitors park in garage P2 next to the main entrance. "
+    "Parking permits are requested at parking@lindenhof.example.org.",
+    "d2-s1": "The hospital shop sells flowers and newspapers in the main hall.",
+}
+PAGES = {"d1-p0": ["d1-s0", "d1-s1"], "d1-p1": ["d1-s2"], "d2-p0": ["d2-s0"], "d2-p1": ["d2-s1"]}
+TOPICS = {0: "it helpdesk", 1: "leave", 2: "parking"}
+
+
+def _item(iid, kind, fold, sid, page, topic, question, answer, **kw):
+    source = Source(sid[:2], (sid,), (page,), topic)
+    generator = GeneratorInfo("extractive")
+    return Item(id=iid, type=kind, question=question, answer=answer, fold=fold, split="validation", source=source,
+                generator=generator, **kw)  # fmt: skip
+
+
+ITEMS = [
+    _item("f1", "factoid", 1, "d1-s0", "d1-p0", 0, "Which number do I call for urgent IT problems?",
+          "Call the helpdesk on +31 20 794 3120.", entity="+31 20 794 3120", entity_kind="phone"),
+    _item("l1", "long_form", 1, "d1-s0", "d1-p0", 0, "When is the IT helpdesk open?",
+          "The helpdesk is open from 9 to 5 on weekdays."),
+    _item("m1", "mcq", 1, "d1-s1", "d1-p0", 1, "How many days of paid leave does an employee get per year?",
+          "25 days", options=("25 days", "20 days", "30 days", "15 days"), answer_index=0, bloom="B1", scenario="S1"),
+    _item("f2", "factoid", 2, "d2-s0", "d2-p0", 2, "Where do I request a parking permit?",
+          "Write to parking@lindenhof.example.org.", entity="parking@lindenhof.example.org", entity_kind="email"),
+    _item("l2", "long_form", 2, "d2-s0", "d2-p0", 2, "Where do visitors park?",
+          "Visitors park in garage P2 next to the main entrance."),
+]  # fmt: skip
+
+ANSWERS = [
+    # iteration 1: f1, l1, m1 answerable; f2, l2 unanswerable
+    {"item_id": "f1", "iteration": IT1, "answer": "Call 020 794 3120.", "retrieved_page_ids": ["d1-p1", "d1-p0"]},
+    {"item_id": "l1", "iteration": IT1, "answer": "The helpdesk is open from 9 to 5.", "retrieved_page_ids": ["d1-p0"],
+     "latency_s": 1.0},
+    {"item_id": "m1", "iteration": IT1, "answer": "You get 25 days of leave per year.", "latency_s": 2.0},
+    {"item_id": "f2", "iteration": IT1, "answer": REFUSAL},  # declined: TP
+    {"item_id": "l2", "iteration": IT1, "answer": "Unfortunately I have no details about visitor parking."},  # FN
+    # iteration 2: f2, l2 answerable; f1, l1, m1 unanswerable
+    {"item_id": "f2", "iteration": IT2, "answer": "Permits: parking@Lindenhof.example.org",
+     "retrieved_page_ids": ["d2-p1"]},
+    {"item_id": "l2", "iteration": IT2, "answer": "Sorry, I don\u2019t know.",  # FP (a curly apostrophe)
+     "retrieved_page_ids": ["d2-p0", "d1-p0"]},  # d1-p0 is not in iteration 2's corpus
+    {"item_id": "f1", "iteration": IT2, "answer": "I do not know."},  # TP
+    {"item_id": "l1", "iteration": IT2, "answer": "The documents do not contain information about the helpdesk."},  # TP
+    {"item_id": "m1", "iteration": IT2, "answer": ""},  # empty: TP
+]  # fmt: skip
+
+
+class BagOfWords:
+    """A deterministic embedder: word counts over the call's vocabulary, L2-normalised."""
+
+    id = "bow"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def embed(self, texts):
+        self.calls += 1
+        tokens = [re.findall(r"\w+", t.casefold()) for t in texts]
+        vocab = {w: i for i, w in enumerate(sorted({w for ts in tokens for w in ts}))}
+        out = np.zeros((len(texts), max(len(vocab), 1)), dtype=np.float32)
+        for i, ts in enumerate(tokens):
+            for w in ts:
+                out[i, vocab[w]] += 1
+        return normalize_rows(out)
+
+
+def make_out(root: Path) -> Path:
+    """A qagen output folder holding only what scoring reads: crosseval.json, splits/, topics.json."""
+    sections = {sid: Section(sid, sid[:2], f"{sid[:2]}.pdf", "Heading", text, 1, 1, 0) for sid, text in TEXTS.items()}
+    pages = [Page(pid, pid[:2], tuple(sids), "\n\n".join(TEXTS[s] for s in sids), 50) for pid, sids in PAGES.items()]
+    assignments = [
+        FoldAssignment(sid, 0, pid, "kept", 1 if pid.startswith("d1") else 2, "validation")
+        for pid, sids in PAGES.items()
+        for sid in sids
+    ]
+    result = build_splits(ITEMS, pages, assignments, SplitsConfig(), sections=sections)
+    assert result.leakage["flagged"] == 0
+    write_json(root / "crosseval.json", write_splits(result, root))
+    write_json(root / "topics.json", {"topics": [{"id": k, "label": v} for k, v in TOPICS.items()]})
+    return root
+
+
+def write_answers(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def out(tmp_path: Path) -> Path:
+    return make_out(tmp_path / "out")
+
+
+def run(out: Path, rows: list[dict], judge=None, config=None, **kw):
+    path = write_answers(out / "answers.jsonl", rows)
+    return score(out, path, judge=judge if judge is not None else "embedding", config=config,
+                 embedder=kw.pop("embedder", BagOfWords()), **kw)  # fmt: skip
+
+
+def test_shares_and_confusion_matrix_by_hand(out):
+    s = run(out, ANSWERS)
+    it1, it2, overall = s["by_iteration"][IT1], s["by_iteration"][IT2], s["overall"]
+    assert it1["answerable"] == {"n": 3, "answered": 3, "declined": 0, "answered_share": 1.0, "declined_share": 0.0}
+    assert it1["unanswerable"]["answered_share"] == 0.5  # l2's "no details" is not a known phrase
+    assert it2["answerable"]["answered_share"] == 0.5  # l2 declined with a curly apostrophe
+    assert it2["unanswerable"]["answered_share"] == 0.0
+    assert overall["answerable"]["answered_share"] == 0.8 and overall["unanswerable"]["answered_share"] == 0.2
+    # TP: f2@1, f1@2, l1@2, m1@2; FN: l2@1; FP: l2@2; TN: f1@1, l1@1, m1@1, f2@2
+    det = overall["unanswerable_detection"]
+    assert (det["tp"], det["fn"], det["fp"], det["tn"]) == (4, 1, 1, 4)
+    assert (det["precision"], det["recall"], det["f1"], det["accuracy"]) == (0.8, 0.8, 0.8, 0.8)
+    d1 = it1["unanswerable_detection"]  # TP 1, FN 1, FP 0, TN 3
+    assert (d1["precision"], d1["recall"], d1["f1"], d1["accuracy"]) == (1.0, 0.5, round(2 / 3, 4), 0.8)
+    d2 = it2["unanswerable_detection"]  # TP 3, FN 0, FP 1, TN 1
+    assert (d2["precision"], d2["recall"], d2["f1"]) == (0.75, 1.0, round(2 * 0.75 / 1.75, 4))
+    assert s["by_fold"]["1"]["answerable"]["answered_share"] == 1.0  # f1, l1, m1 answered in iteration 1
+    assert s["by_fold"]["2"]["unanswerable"]["answered_share"] == 0.5  # of f2, l2 in iteration 1: l2 answered
+    assert s["coverage"]["missing"] == 0 and s["warnings"] == [
+        f"{IT2}: 1 retrieved page id(s) are not in the iteration's corpus; "
+        "was the chatbot's store loaded with that iteration's pages.jsonl only?"
+    ]
+
+
+def test_rouge_factoid_recall_mcq_latency_by_hand(out):
+    s = run(out, ANSWERS)
+    rows = {(r["item_id"], r["iteration"]): r for r in map(json.loads, (out / "scores.items.jsonl").open())}
+    # unigram F = 2 * overlap / (len pred + len ref); bigram likewise; LCS equals the overlap in every pair here
+    expected = {
+        ("f1", IT1): (1 / 2, 1 / 5),  # call 020 794 3120 vs call the helpdesk on 31 20 794 3120
+        ("l1", IT1): (8 / 9, 7 / 8),  # 8 of 10 words, 7 of 9 bigrams
+        ("m1", IT1): (2 / 5, 1 / 4),  # reference is the correct option "25 days"
+        ("f2", IT2): (8 / 11, 2 / 3),  # permits parking lindenhof example org vs write to parking ...
+        ("l2", IT2): (0.0, 0.0),
+    }
+    for key, (r1, r2) in expected.items():
+        assert rows[key]["rouge1"] == pytest.approx(r1, abs=1e-4)
+        assert rows[key]["rouge2"] == pytest.approx(r2, abs=1e-4)
+        assert rows[key]["rougeL"] == pytest.approx(r1, abs=1e-4)
+    quality = s["overall"]["answer_quality"]
+    assert quality["n"] == 5 and quality["n_answered"] == 4
+    assert quality["rouge1"] == pytest.approx((1 / 2 + 8 / 9 + 2 / 5 + 8 / 11) / 5, abs=1e-4)
+    assert quality["rouge2"] == pytest.approx((1 / 5 + 7 / 8 + 1 / 4 + 2 / 3) / 5, abs=1e-4)
+    assert quality["rougeL_answered"] == pytest.approx((1 / 2 + 8 / 9 + 2 / 5 + 8 / 11) / 4, abs=1e-4)
+    assert 0 < quality["bleu"] < 100
+    # the phone written nationally (NL inferred from the dataset) and the e-mail in other case both match
+    assert s["overall"]["factoid"] == {"n": 2, "correct": 2, "accuracy": 1.0}
+    assert s["settings"]["phone_region"] == "NL"
+    # recall@k over f1@1 (0, 1, 1), l1@1 (1, 1, 1), f2@2 (0, 0, 0), l2@2 (1, 1, 1)
+    assert s["overall"]["retrieval"] == {"n": 4, "recall@1": 0.5, "recall@3": 0.75, "recall@5": 0.75}
+    # "you get 25 days of leave per year" shares 2 of 8 words with "25 days", 1 with the others
+    mcq = s["overall"]["mcq"]
+    assert mcq["judge"] == {"correct": 1, "no_choice": 0, "accuracy": 1.0} and mcq["n"] == 1
+    assert s["by_bloom"]["B1"]["mcq"]["embedding"]["accuracy"] == 1.0 and set(s["by_bloom"]) == {"B1"}
+    assert s["overall"]["latency_s"] == {"n": 2, "mean": 1.5, "median": 1.5, "p95": 1.95, "max": 2.0}
+
+
+def test_breakdowns_by_type_topic_and_scenario(out):
+    s = run(out, ANSWERS)
+    assert set(s["by_type"]) == {"factoid", "long_form", "mcq"}
+    assert s["by_type"]["factoid"]["answerable"]["answered_share"] == 1.0  # f1@1, f2@2
+    assert s["by_type"]["long_form"]["unanswerable_detection"]["tp"] == 1  # l1@2
+    assert {k: v["label"] for k, v in s["by_topic"].items()} == {"0": "it helpdesk", "1": "leave", "2": "parking"}
+    assert s["by_topic"]["1"]["answers"] == 2 and s["by_scenario"]["S1"]["answers"] == 2
+    assert list(s["by_iteration"]) == [IT1, IT2]  # the dataset's order; test iterations have no questions
+
+
+def test_no_refusals(out):
+    rows = [{**a, "answer": "Here is what the documents say."} for a in ANSWERS]
+    det = run(out, rows)["overall"]["unanswerable_detection"]
+    assert (det["tp"], det["fp"], det["fn"], det["tn"]) == (0, 0, 5, 5)
+    assert det["precision"] is None and det["recall"] == 0.0 and det["f1"] is None and det["accuracy"] == 0.5
+
+
+def test_all_refusals(out):
+    bow = BagOfWords()
+    s = run(out, [{**a, "answer": REFUSAL} for a in ANSWERS], judge=bow, embedder=bow)
+    det = s["overall"]["unanswerable_detection"]
+    assert (det["tp"], det["fp"], det["fn"], det["tn"]) == (5, 5, 0, 0)
+    assert (det["precision"], det["recall"], det["f1"]) == (0.5, 1.0, round(2 * 0.5 / 1.5, 4))
+    assert s["overall"]["answerable"]["answered_share"] == 0.0
+    assert s["overall"]["answer_quality"]["rougeL_answered"] is None
+    assert s["overall"]["factoid"]["accuracy"] == 0.0
+    assert s["overall"]["mcq"] == {"n": 1, "declined": 1, "judge": {"correct": 0, "no_choice": 1, "accuracy": 0.0},
+                                   "embedding": {"correct": 0, "no_choice": 1, "accuracy": 0.0}}  # fmt: skip
+    assert bow.calls == 0  # a declined answer is never sent to a judge
+
+
+def test_missing_answers_are_reported_not_scored(out):
+    rows = [a for a in ANSWERS if not (a["iteration"] == IT2 and a["item_id"] in ("f1", "l1"))]
+    s = run(out, rows)
+    cov = s["coverage"]
+    assert cov["missing"] == 2 and cov["answers"] == 8 and cov["questions"] == 10
+    assert cov["by_iteration"][IT2] == {"questions": 5, "answers": 3, "missing": 2}
+    assert sorted(cov["missing_ids"][IT2]) == ["f1", "l1"]
+    assert s["warnings"][0] == f"{IT2}: 2 of 5 questions have no answer; they are not scored"
+    assert s["by_iteration"][IT2]["unanswerable"]["n"] == 1
+
+
+def test_an_iteration_nobody_answered_is_named(out):
+    s = run(out, [a for a in ANSWERS if a["iteration"] == IT1])
+    assert s["coverage"]["iterations_without_answers"] == [IT2]
+    assert s["coverage"]["missing_ids"] == {} and IT2 not in s["by_iteration"]
+    assert f"not answered at all (not scored): {IT2}" in s["warnings"]
+
+
+def test_iteration_numbers_are_accepted(out):
+    by_name = run(out, ANSWERS)
+    by_number = run(out, [{**a, "iteration": 1 if a["iteration"] == IT1 else 2} for a in ANSWERS])
+    assert by_number["overall"] == by_name["overall"]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            {"item_id": "zz9"},
+            "1 answer(s) name item ids that are in no iteration of this output folder (answer #1: 'zz9')",
+        ),
+        (
+            {"iteration": "test_iteration_7"},
+            "answer(s) name an unknown iteration (answer #1: 'test_iteration_7'); valid:",
+        ),
+        ({"iteration": "test_iteration_1"}, "does not ask that item (answer #1: 'f1' in test_iteration_1)"),
+    ],
+)
+def test_unplaceable_answers_are_rejected_with_a_clear_message(out, change, message):
+    with pytest.raises(ScoreError) as exc:
+        run(out, [{**ANSWERS[0], **change}, *ANSWERS[1:]])
+    assert message in str(exc.value) and "\n" not in str(exc.value)
+    assert not (out / "scores.json").exists()
+
+
+def test_duplicate_answers_are_rejected(out):
+    with pytest.raises(ScoreError, match=r"1 question\(s\) answered more than once \('f1' in validation_iteration_1\)"):
+        run(out, [*ANSWERS, ANSWERS[0]])
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("{not json", "line 2: not JSON"),
+        ('{"item_id": "f1", "iteration": 1}', "line 2: 'answer' is a required property"),
+        ('{"item_id": "f1", "iteration": 1, "answer": "a", "retreived_page_ids": []}', "fields are: item_id"),
+        ('{"item_id": "f1", "iteration": 1, "answer": "a", "latency_s": -1}', "line 2: latency_s: -1 is not valid"),
+        ('{"item_id": "f1", "iteration": 3, "answer": "a"}', "iteration must be an iteration name or 1 or 2; got 3"),
+        ('{"item_id": "f1", "iteration": 1, "answer": 5}', "line 2: answer: 5 is not of type 'string'"),
+    ],
+)
+def test_invalid_lines_are_named(out, line, message):
+    path = out / "answers.jsonl"
+    path.write_text(json.dumps(ANSWERS[1]) + "\n" + line + "\n")
+    with pytest.raises(ScoreError) as exc:
+        score(out, path, embedder=BagOfWords())
+    assert message in str(exc.value) and "schemas/answer.schema.json" in str(exc.value)
+
+
+def test_empty_answers_file_and_missing_dataset(out, tmp_path):
+    with pytest.raises(ScoreError, match="holds no answers"):
+        run(out, [])
+    with pytest.raises(FileNotFoundError, match=r"has no crosseval\.json"):
+        score(tmp_path, write_answers(tmp_path / "a.jsonl", ANSWERS[:1]), embedder=BagOfWords())
+
+
+def _judge_llm(mcq_letter: str = "B") -> FakeLLM:
+    def respond(request):
+        user = request.messages[-1].content
+        if request.schema_name == "mcq_choice":
+            return json.dumps({"option": mcq_letter})
+        reply = user.split("Reply: ", 1)[1].lower()
+        return json.dumps({"declined": any(w in reply for w in ("cannot", "know", "no details", "contain inform"))})
+
+    return FakeLLM(respond, model="judge")
+
+
+def test_llm_judge_decides_refusals_and_mcq(out):
+    llm = _judge_llm("B")
+    s = run(out, ANSWERS, judge=llm)
+    assert len(llm.calls) == 9 + 1  # every non-empty answer once, the one answered MCQ once
+    mcq_request = next(r for r in llm.calls if r.schema_name == "mcq_choice")
+    assert "A. 25 days" in mcq_request.messages[-1].content and mcq_request.temperature == 0.0
+    det = s["overall"]["unanswerable_detection"]  # the judge catches l2@1's "no details": TP 5, FP 1, TN 4
+    assert (det["tp"], det["fn"], det["fp"], det["tn"]) == (5, 0, 1, 4)
+    assert det["precision"] == round(5 / 6, 4) and det["recall"] == 1.0
+    assert s["refusal"]["decided_by"] == "llm judge" and s["refusal"]["phrase_llm_agreement"] == round(8 / 9, 4)
+    mcq = s["overall"]["mcq"]  # the judge picked B (20 days), the baseline A
+    assert mcq["judge"]["accuracy"] == 0.0 and mcq["embedding"]["accuracy"] == 1.0
+    assert s["judge"]["mcq"] == "llm:fake:judge" and s["judge"]["llm_stats"]["succeeded"] == 10
+    assert (out / ".cache" / "judge.sqlite").is_file()
+    again = _judge_llm("B")
+    assert run(out, ANSWERS, judge=again)["overall"] == s["overall"] and again.calls == []  # all from the cache
+
+
+def test_failed_llm_judgements_fall_back_to_phrases(out):
+    config = Config()
+    config.llm.repair_attempts = 0
+    config.score.llm_refusals = True
+    s = run(out, ANSWERS, judge=FakeLLM(lambda r: "not json at all"), config=config)
+    assert s["refusal"]["llm_failed"] == 9 and s["refusal"]["phrase_llm_agreement"] is None
+    assert s["overall"]["unanswerable_detection"]["tp"] == 4  # as with phrases alone
+    assert s["overall"]["mcq"]["judge"] == {"correct": 0, "no_choice": 1, "accuracy": 0.0}
+    assert "the LLM judge failed on 9 refusal request(s); phrases decided those" in s["warnings"]
+
+
+def test_bleu_by_hand():
+    from qagen.score.metrics import corpus_bleu
+
+    # n-gram precisions 5/6, 3/5, 2/4, 1/3; equal lengths, so no brevity penalty
+    bleu = corpus_bleu(["the cat sat on the mat"], ["the cat sat on a mat"])
+    assert bleu == pytest.approx(100 * (5 / 6 * 3 / 5 * 2 / 4 * 1 / 3) ** 0.25, abs=1e-6)
+    # every n-gram matches; 5 words against 6: brevity penalty exp(1 - 6/5)
+    assert corpus_bleu(["the cat sat on the"], ["the cat sat on the mat"]) == pytest.approx(100 * np.exp(-0.2))
+    assert corpus_bleu([], []) is None
+
+
+def test_refusal_phrases_window_and_quotes():
+    from qagen.score.refusal import EMPTY, RefusalDetector
+
+    detect = RefusalDetector(["i don't know", "no information about"], window=40, refusal_answer=REFUSAL)
+    assert detect.find("I DON\u2019T   know that.") == "i don't know"
+    assert detect.find("  ") == EMPTY
+    assert detect.find("I cannot answer this question from the available documents") is not None
+    assert detect.find("The filter is in the tank. " + "x" * 40 + " no information about spares.") is None
+    with pytest.raises(ValueError, match="refusal_window_chars must be >= 1; got 0"):
+        RefusalDetector([], window=0)
+
+
+@pytest.mark.parametrize(
+    ("answer", "kind", "entity", "region", "expected"),
+    [
+        ("Ring 020-794 3120 today", "phone", "+31 20 794 3120", "NL", True),
+        ("Ring 020 794 3121", "phone", "+31 20 794 3120", "NL", False),
+        (
+            "See https://www.Lindenhof.example.org/parking/ for details.",
+            "url",
+            "lindenhof.example.org/parking",
+            "NL",
+            True,
+        ),
+        ("Mail PARKING@lindenhof.example.org", "email", "parking@lindenhof.example.org", "NL", True),
+        ("anything", "phone", "not a number", "NL", None),
+    ],
+)
+def test_factoid_correctness_uses_generation_normalisation(answer, kind, entity, region, expected):
+    from qagen.score.metrics import factoid_correct
+
+    assert factoid_correct(answer, kind, entity, region) is expected
+
+
+def test_answer_schema_matches_the_file_and_validates():
+    import jsonschema
+
+    from qagen.score.answers import SCHEMA_FILE, render_schema
+    from qagen.score.schema import main
+
+    assert SCHEMA_FILE.read_text() == render_schema(), (
+        "schemas/answer.schema.json drifted; run python -m qagen.score.schema"
+    )
+    assert main(["--check"]) == 0
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text()))
+    for row in ANSWERS:
+        validator.validate(row)
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate({**ANSWERS[0], "surprise": 1})
+
+
+def test_any_object_with_choose_is_a_judge(out):
+    class AlwaysC:
+        def __init__(self):
+            self.cases = []
+
+        def choose(self, cases):
+            self.cases += cases
+            return [2 for _ in cases]
+
+    judge = AlwaysC()
+    s = run(out, ANSWERS, judge=judge)
+    assert [c.answer for c in judge.cases] == ["You get 25 days of leave per year."]
+    assert judge.cases[0].options == ("25 days", "20 days", "30 days", "15 days")
+    assert s["overall"]["mcq"]["judge"]["accuracy"] == 0.0 and s["judge"]["mcq"] == "AlwaysC"
+    assert s["refusal"]["decided_by"] == "phrases"  # no declined(): phrases decide

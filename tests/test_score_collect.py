@@ -1,0 +1,182 @@
+"""qagen.score.collect (progress, resume, errors), the CLI helper, the report section and the example baseline."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from test_score import ANSWERS, IT1, IT2, REFUSAL, BagOfWords, make_out, write_answers
+
+from qagen.score import Reply, collect, score
+
+ROOT = Path(__file__).resolve().parents[1]
+EXPECTED = {(a["iteration"], a["item_id"]): a["answer"] for a in ANSWERS}
+
+
+@pytest.fixture
+def out(tmp_path: Path) -> Path:
+    return make_out(tmp_path / "out")
+
+
+class Bot:
+    """Answers from ANSWERS; records the corpus it was given; can fail on chosen calls."""
+
+    def __init__(self, fail_on: set[int] = frozenset()) -> None:
+        self.fail_on = fail_on
+        self.calls: list[tuple[str, tuple[str, ...]]] = []
+
+    def __call__(self, question, corpus_pages):
+        self.calls.append((question, tuple(p.id for p in corpus_pages)))
+        if len(self.calls) in self.fail_on:
+            raise RuntimeError("chatbot down")
+        from test_score import ITEMS
+
+        item = next(i for i in ITEMS if i.question == question)
+        iteration = IT1 if corpus_pages[0].id.startswith("d1") else IT2
+        return Reply(EXPECTED[(iteration, item.id)], [corpus_pages[0].id], {"model": "bot"})
+
+
+def lines(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+
+
+def test_collect_writes_every_question_with_its_corpus(out):
+    bot = Bot()
+    result = collect(out, bot, progress=False)
+    assert (result.answered, result.resumed, result.failed) == (10, 0, [])
+    rows = lines(out / "answers.jsonl")
+    assert {(r["iteration"], r["item_id"]) for r in rows} == set(EXPECTED)
+    assert all(r["latency_s"] >= 0 and r["meta"] == {"model": "bot"} for r in rows)
+    corpora = {pages for _, pages in bot.calls}
+    assert corpora == {("d1-p0", "d1-p1"), ("d2-p0", "d2-p1")}  # each iteration sees its own fold's pages only
+    s = score(out, out / "answers.jsonl", embedder=BagOfWords())
+    assert s["coverage"]["missing"] == 0 and s["overall"]["unanswerable_detection"]["tp"] == 4
+
+
+def test_collect_resumes_after_an_interruption(out):
+    with pytest.raises(RuntimeError, match="chatbot down"):
+        collect(out, Bot(fail_on={4}), progress=False)
+    assert len(lines(out / "answers.jsonl")) == 3
+    with (out / "answers.jsonl").open("a") as fh:
+        fh.write('{"item_id": "zz", "iterat')  # a line cut off by a crash
+    bot = Bot()
+    result = collect(out, bot, progress=False)
+    assert (result.answered, result.resumed) == (7, 3) and len(bot.calls) == 7
+    rows = lines(out / "answers.jsonl")
+    assert len(rows) == 10 and {(r["iteration"], r["item_id"]) for r in rows} == set(EXPECTED)
+    assert collect(out, Bot(), progress=False).answered == 0  # nothing left to ask
+
+
+def test_collect_skips_failures_when_asked_and_score_reports_them(out):
+    result = collect(out, Bot(fail_on={2}), progress=False, on_error="skip")
+    assert result.answered == 9 and len(result.failed) == 1
+    iteration, item_id, error = result.failed[0]
+    assert error == "RuntimeError: chatbot down"
+    s = score(out, out / "answers.jsonl", embedder=BagOfWords())
+    assert s["coverage"]["missing_ids"] == {iteration: [item_id]}
+
+
+def test_collect_accepts_strings_and_dicts_and_refuses_other_replies(out):
+    collect(out, lambda q, pages: {"answer": REFUSAL, "retrieved_page_ids": [pages[0].id]}, out / "a.jsonl",
+            progress=False)  # fmt: skip
+    assert lines(out / "a.jsonl")[0]["retrieved_page_ids"] in (["d1-p0"], ["d2-p0"])
+    collect(out, lambda q, pages: "plain text", out / "b.jsonl", progress=False, sets=("test",))
+    assert not (out / "b.jsonl").read_text()  # the test set has no questions here
+    with pytest.raises(TypeError, match="ask must return a str, a Reply or a dict; got int"):
+        collect(out, lambda q, pages: 42, out / "c.jsonl", progress=False)
+    with pytest.raises(TypeError, match="it needs 'answer'"):
+        collect(out, lambda q, pages: {"text": "x"}, out / "d.jsonl", progress=False)
+
+
+def test_collect_refuses_to_append_to_an_invalid_file(out):
+    from qagen.score import ScoreError
+
+    write_answers(out / "answers.jsonl", [{"item_id": "f1"}])
+    with pytest.raises(ScoreError, match="line 1: 'iteration' is a required property"):
+        collect(out, Bot(), progress=False)
+
+
+def test_run_score_command_prints_a_summary(out):
+    from qagen.score.cli_support import run_score_command
+
+    path = write_answers(out / "answers.jsonl", ANSWERS)
+    text = run_score_command(out, path, "embedding", overrides=["score.embedder=tfidf"], progress=False)
+    lines_ = text.splitlines()
+    assert lines_[0].startswith("scored 10 answers (0 questions unanswered); MCQ judge embedding:tfidf")
+    row = next(x for x in lines_ if x.startswith("overall"))
+    assert row.split()[1:5] == ["80.0%", "20.0%", "80.0%", "80.0%"]
+    assert f"wrote {out / 'scores.json'}" in text and (out / "scores.json").is_file()
+
+
+def test_report_section_shows_scores_and_escapes_labels(out):
+    from qagen.io import read_json, write_json
+    from qagen.report.render import _environment
+    from qagen.report.scores import scores_view
+
+    topics = read_json(out / "topics.json")
+    topics["topics"][0]["label"] = "<script>alert(1)</script>"
+    write_json(out / "topics.json", topics)
+    s = score(out, write_answers(out / "answers.jsonl", ANSWERS), embedder=BagOfWords())
+    view = scores_view(s)
+    assert view["overall"]["answered_in_fold"] == 0.8 and view["verdicts"]["answered_in_fold"]["state"] == "better"
+    assert view["verdicts"]["answered_out_of_fold"]["state"] == "worse"  # 20% hallucinated; Twente: 7.5-12%
+    html = _environment(True).get_template("scores.html.j2").render(scores=view)
+    assert 'id="scores-iterations"' in html and '<td class="nowrap">validation_iteration_1</td>' in html
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "80.0%" in html and '4 <span class="muted">TP</span>' in html
+    assert scores_view(None) is None
+
+
+def _baseline():
+    spec = importlib.util.spec_from_file_location("baseline_rag", ROOT / "examples" / "baseline_rag.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_example_baseline_answers_in_fold_and_declines_out_of_fold(out):
+    baseline = _baseline()
+    collect(out, baseline.BaselineRAG(k=2, threshold=0.09, refusal=REFUSAL), progress=False)
+    rows = {(r["iteration"], r["item_id"]): r for r in lines(out / "answers.jsonl")}
+    assert rows[(IT1, "l1")]["answer"].startswith("The IT helpdesk is open from 9 to 5 on weekdays.")
+    assert rows[(IT1, "l1")]["retrieved_page_ids"][0] == "d1-p0"
+    assert rows[(IT2, "l1")]["answer"] == REFUSAL  # asked of the parking pages: declined
+    s = score(out, out / "answers.jsonl", embedder=BagOfWords())
+    assert s["overall"]["unanswerable"]["answered_share"] == 0.0
+    assert s["overall"]["answerable"]["answered_share"] == 1.0
+    assert s["overall"]["retrieval"]["recall@1"] == 1.0
+
+
+def test_example_baseline_main_runs_end_to_end(out, capsys):
+    baseline = _baseline()
+    config = out / "qagen.toml"
+    config.write_text('[score]\nembedder = "tfidf"\n')
+    assert baseline.main([str(out), "--judge", "embedding:tfidf", "--config", str(config)]) == 0
+    printed = capsys.readouterr().out
+    assert "10 new answers" in printed and "overall" in printed and (out / "scores.json").is_file()
+
+
+def test_openai_judge_over_real_http_with_a_fault(out):
+    from llm_server import FakeOpenAIServer, fast_config, last_user_text, rate_limit
+
+    from qagen.config import Config
+
+    def respond(body):
+        text = last_user_text(body)
+        if "Options:" in text:
+            return {"option": "A"}
+        reply = text.split("Reply: ", 1)[1].lower()
+        return {"declined": any(w in reply for w in ("cannot", "know", "no details", "contain inform"))}
+
+    config = Config(llm=fast_config())
+    with FakeOpenAIServer(respond) as server:
+        server.script(rate_limit(retry_after=0.01))
+        s = score(out, write_answers(out / "answers.jsonl", ANSWERS), judge=f"openai:judge@{server.url}",
+                  config=config, embedder=BagOfWords())  # fmt: skip
+        assert server.count(status=200) == 10 and server.count(status=429) == 1
+    det = s["overall"]["unanswerable_detection"]
+    assert (det["tp"], det["fn"], det["fp"], det["tn"]) == (5, 0, 1, 4)
+    assert s["overall"]["mcq"]["judge"]["accuracy"] == 1.0
+    assert s["judge"]["llm_stats"]["retries"] == 1 and s["judge"]["mcq"].startswith("llm:openai")
