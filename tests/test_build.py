@@ -67,7 +67,9 @@ def test_every_artifact_line_is_valid_against_its_schema(fast_build):
             validator.validate(json.loads(line))
     items = [json.loads(x) for x in (fast_build / "items.jsonl").read_text().splitlines()]
     assert {it["type"] for it in items} == {"long_form", "factoid", "mcq"}
-    assert {(it["fold"], it["split"]) for it in items} == {(f, s) for f in (1, 2) for s in ("validation", "test")}
+    # (with these stand-ins one fold may be a single page, whose test part is then empty)
+    assert {it["fold"] for it in items} == {1, 2}
+    assert {it["split"] for it in items} == {"validation", "test"}
 
 
 def test_manifest_records_every_stage(fast_build):
@@ -171,3 +173,19 @@ def test_real_components_end_to_end(tmp_path):
     assert {it["type"] for it in items} == {"long_form", "factoid", "mcq"}
     crosseval = json.loads((out / "crosseval.json").read_text())
     assert crosseval
+
+
+def test_changing_a_prompt_reruns_generation_and_only_what_follows(tmp_path):
+    import shutil
+
+    from qagen.generate.prompts import default_prompts_dir
+
+    prompts = tmp_path / "prompts"
+    shutil.copytree(default_prompts_dir(), prompts)
+    out = tmp_path / "out"
+    overrides = [*FAST, f'generate.prompts_dir="{prompts}"']
+    build(EXAMPLES, out, overrides=overrides, until="filter")
+    (prompts / "mcq.md").write_text((prompts / "mcq.md").read_text() + "\nBe concise.\n")
+    result = build(EXAMPLES, out, overrides=overrides, until="filter")
+    assert result.ran[0] == "generate"
+    assert {"parse", "pages", "embed", "topics", "folds"} <= set(result.skipped)
