@@ -94,7 +94,9 @@ def cli() -> None:
     type=click.Choice((*STAGE_NAMES, "all")),
     help="Rerun STAGE even if unchanged (repeatable); --force alone reruns all.",
 )
-@click.option("--llm", "llm", metavar="SPEC", help="LLM backend: extractive | openai:MODEL[@URL] | local | llamacpp:GGUF.")
+@click.option(
+    "--llm", "llm", metavar="SPEC", help="LLM backend: extractive | openai:MODEL[@URL] | local | llamacpp:GGUF."
+)
 @click.option("--dry-run", is_flag=True, help="Estimate LLM requests, tokens and cost; call nothing.")
 @click.option(
     "--approved-only",
@@ -175,10 +177,22 @@ def inspect(out: Path, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("docs", type=click.Path(path_type=Path))
-@click.option("-o", "--out", default="out", show_default=True, type=click.Path(path_type=Path),
-              help="Output folder (parsed sections and embeddings are reused from it).")
-@click.option("--sweep", "grid", multiple=True, required=True, metavar="KEY=V1,V2,...",
-              help="A grid axis: n_components, min_cluster_size, n_neighbors or min_samples; repeatable.")
+@click.option(
+    "-o",
+    "--out",
+    default="out",
+    show_default=True,
+    type=click.Path(path_type=Path),
+    help="Output folder (parsed sections and embeddings are reused from it).",
+)
+@click.option(
+    "--sweep",
+    "grid",
+    multiple=True,
+    required=True,
+    metavar="KEY=V1,V2,...",
+    help="A grid axis: n_components, min_cluster_size, n_neighbors or min_samples; repeatable.",
+)
 @click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), help="TOML config.")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a config key; repeatable.")
 def topics(docs: Path, out: Path, grid: tuple[str, ...], config_path: Path | None, overrides: tuple[str, ...]) -> None:
@@ -190,8 +204,11 @@ def topics(docs: Path, out: Path, grid: tuple[str, ...], config_path: Path | Non
     from qagen.topics.sweep_command import sweep_folder
 
     grid_items = [part for spec in grid for part in spec.split()]
-    click.echo(_run_api(sweep_folder, docs, out, grid_items, config_path, list(overrides),
-                        log=lambda m: click.echo(m, err=True)))
+    click.echo(
+        _run_api(
+            sweep_folder, docs, out, grid_items, config_path, list(overrides), log=lambda m: click.echo(m, err=True)
+        )
+    )
 
 
 @cli.command()
@@ -307,7 +324,9 @@ def review_import(out: Path, files: tuple[Path, ...], reviewer: str | None, as_j
     "--answers", required=True, type=click.Path(path_type=Path), help="Answers JSONL (schemas/answer.schema.json)."
 )
 @click.option(
-    "--judge", metavar="SPEC", help="MCQ judge: embedding[:EMBEDDER] | openai:MODEL[@URL] | local (default: score.judge)."
+    "--judge",
+    metavar="SPEC",
+    help="MCQ judge: embedding[:EMBEDDER] | openai:MODEL[@URL] | local (default: score.judge).",
 )
 @click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), help="TOML config (see qagen init).")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a config key; repeatable.")

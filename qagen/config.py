@@ -495,7 +495,7 @@ def render_toml(config: Config | None = None) -> str:
         "",
         f"seed = {config.seed}  # drives every random choice",
     ]
-    for name, info in Config.model_fields.items():
+    for name in Config.model_fields:
         if name == "seed":
             continue
         section = getattr(config, name)

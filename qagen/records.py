@@ -197,19 +197,19 @@ def replace(record: T, **changes: Any) -> T:
 
 
 __all__ = [
+    "RECORD_TYPES",
     "SCHEMA_VERSION",
     "Document",
-    "Section",
-    "Page",
-    "Topic",
     "FoldAssignment",
-    "Source",
     "GeneratorInfo",
     "Item",
-    "Rejection",
+    "Page",
     "ParseProblem",
-    "RECORD_TYPES",
-    "to_dict",
+    "Rejection",
+    "Section",
+    "Source",
+    "Topic",
     "from_dict",
     "replace",
+    "to_dict",
 ]

@@ -56,7 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     check = "--check" in argv
     rendered = render_all()
-    drifted = [n for n, text in rendered.items() if not (SCHEMA_DIR / n).is_file() or (SCHEMA_DIR / n).read_text() != text]
+    drifted = [
+        n for n, text in rendered.items() if not (SCHEMA_DIR / n).is_file() or (SCHEMA_DIR / n).read_text() != text
+    ]
     if check:
         for n in drifted:
             print(f"schemas/{n} differs from the code; run: python -m qagen.schemas")

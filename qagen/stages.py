@@ -12,7 +12,7 @@ from typing import Any
 
 from qagen.io import sha256_file
 from qagen.records import FoldAssignment, Section, Topic, to_dict
-from qagen.runner import Stage, StageContext, StageOutput
+from qagen.runner import StageContext, StageOutput
 
 
 def section_text(section: Section) -> str:
@@ -46,8 +46,12 @@ def run_parse(ctx: StageContext) -> StageOutput:
     ok = sum(d.status == "ok" for d in result.documents)
     return StageOutput(
         {"documents.jsonl": result.documents, "sections.jsonl": result.sections},
-        counts={"documents": len(result.documents), "parsed": ok, "failed": len(result.problems),
-                "sections": len(result.sections)},
+        counts={
+            "documents": len(result.documents),
+            "parsed": ok,
+            "failed": len(result.problems),
+            "sections": len(result.sections),
+        },
         errors=[to_dict(p) for p in result.problems],
     )
 
@@ -159,9 +163,9 @@ def run_folds(ctx: StageContext) -> StageOutput:
         max_clusters=cfg.max_clusters,
         seed=ctx.config.seed,
     )
-    import numpy as np
-
     import warnings
+
+    import numpy as np
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # the same warnings are logged from builder.warnings_
@@ -237,8 +241,11 @@ def run_generate(ctx: StageContext) -> StageOutput:
     gen_cfg = effective_generate_config(ctx.config, ctx.inputs["sections.jsonl"])
     gctx = _generation_context(ctx, gen_cfg)
     backend = ctx.extra.get("llm") or ctx.config.llm.backend
-    counts: dict[str, Any] = {"sampled_sections": len(gctx.sampled), "phone_region": gen_cfg.phone_region,
-                              "language": gctx.language}
+    counts: dict[str, Any] = {
+        "sampled_sections": len(gctx.sampled),
+        "phone_region": gen_cfg.phone_region,
+        "language": gctx.language,
+    }
     if backend == "extractive":
         from qagen.generate.extractive import EXTRACTIVE_NOTICE, generate_extractive
 
@@ -249,9 +256,14 @@ def run_generate(ctx: StageContext) -> StageOutput:
     else:
         items, failures, info = _generate_with_llm(ctx, gctx, gen_cfg, backend)
     by_type = Counter(it.type for it in items)
-    counts.update({"candidates": len(items), **{f"candidates_{k}": v for k, v in sorted(by_type.items())},
-                   "failed_requests": sum(f.filter == "generation" for f in failures),
-                   "exact_repeats": sum(f.filter == "exact_repeat" for f in failures)})
+    counts.update(
+        {
+            "candidates": len(items),
+            **{f"candidates_{k}": v for k, v in sorted(by_type.items())},
+            "failed_requests": sum(f.filter == "generation" for f in failures),
+            "exact_repeats": sum(f.filter == "exact_repeat" for f in failures),
+        }
+    )
     return StageOutput(
         {"candidates.jsonl": items, "generation_failures.jsonl": failures},
         counts=counts,
@@ -308,10 +320,17 @@ def run_filter(ctx: StageContext) -> StageOutput:
     rejected = list(ctx.inputs["generation_failures.jsonl"]) + result.rejected
     by_type = Counter(it.type for it in result.accepted)
     return StageOutput(
-        {"items.jsonl": result.accepted, "rejected.jsonl": rejected,
-         "funnel.json": {"funnel": result.funnel, "stats": result.stats}},
-        counts={"candidates": len(ctx.inputs["candidates.jsonl"]), "accepted": len(result.accepted),
-                "rejected": len(rejected), **{f"accepted_{k}": v for k, v in sorted(by_type.items())}},
+        {
+            "items.jsonl": result.accepted,
+            "rejected.jsonl": rejected,
+            "funnel.json": {"funnel": result.funnel, "stats": result.stats},
+        },
+        counts={
+            "candidates": len(ctx.inputs["candidates.jsonl"]),
+            "accepted": len(result.accepted),
+            "rejected": len(rejected),
+            **{f"accepted_{k}": v for k, v in sorted(by_type.items())},
+        },
         info={"funnel": result.funnel},
     )
 

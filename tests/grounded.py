@@ -27,16 +27,21 @@ def grounded_responder(body: dict) -> dict:
     subject = re.search(r"Section: (.*)", prompt)
     topic = subject.group(1).strip() if subject else "this service"
     if '{"candidates"' in prompt:
-        return {"candidates": [
-            {"question": f"What should I know about {topic.lower()} ({i + 1})?", "answer": s, "score": 5 - i % 3}
-            for i, s in enumerate(sents[:3])
-        ]}
+        return {
+            "candidates": [
+                {"question": f"What should I know about {topic.lower()} ({i + 1})?", "answer": s, "score": 5 - i % 3}
+                for i, s in enumerate(sents[:3])
+            ]
+        }
     if "correct_answer" in prompt:
         others = [s for b in blocks[1:] for s in _sentences(b)] + sents[1:]
         distractors = [f"Only on weekends, by appointment {k}." for k in range(3)]
-        return {"question": f"Which statement about {topic.lower()} is correct?", "correct_answer": sents[0][:190],
-                "distractors": distractors, "rationale": f"The passage says: {sents[0][:120]} {len(others)}"}
-    entity = re.search(r"answer is the [\w -]+? (\S+@\S+|\+?[\d()][\d ()\-.]{5,}\d|https?://\S+|www\.\S+)\.?\n",
-                       prompt)
+        return {
+            "question": f"Which statement about {topic.lower()} is correct?",
+            "correct_answer": sents[0][:190],
+            "distractors": distractors,
+            "rationale": f"The passage says: {sents[0][:120]} {len(others)}",
+        }
+    entity = re.search(r"answer is the [\w -]+? (\S+@\S+|\+?[\d()][\d ()\-.]{5,}\d|https?://\S+|www\.\S+)\.?\n", prompt)
     value = entity.group(1).rstrip(".") if entity else sents[0]
     return {"question": f"How can I contact {topic.lower()}?", "answer": f"You can use {value}."}

@@ -554,7 +554,9 @@ class ServerProcess:
     and ``reset_log()`` work over HTTP. Use it as a context manager.
     """
 
-    def __init__(self, latency: float = 0.0, fault_rate: float = 0.0, seed: int = 0, responder: str = "default") -> None:
+    def __init__(
+        self, latency: float = 0.0, fault_rate: float = 0.0, seed: int = 0, responder: str = "default"
+    ) -> None:
         self.args = ["--latency", str(latency), "--fault-rate", str(fault_rate), "--seed", str(seed)]
         self.args += ["--responder", responder]
         self.url = ""
@@ -610,8 +612,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fault-rate", type=float, default=0.0, help="share of chat requests given a fault")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--responder", choices=["default", "grounded"], default="default",
-                        help="grounded: replies built from the prompt's passages (tests/grounded.py)")
+    parser.add_argument(
+        "--responder",
+        choices=["default", "grounded"],
+        default="default",
+        help="grounded: replies built from the prompt's passages (tests/grounded.py)",
+    )
     args = parser.parse_args(argv)
     responder = None
     if args.responder == "grounded":

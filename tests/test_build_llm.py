@@ -36,6 +36,8 @@ FAST = [
     "llm.backoff_base_s=0.01",
     "llm.backoff_max_s=0.05",
 ]
+
+
 def _llm_overrides(url: str) -> list[str]:
     return [*FAST, f'llm.backend="openai:fake-model@{url}"']
 

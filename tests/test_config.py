@@ -22,17 +22,28 @@ def test_init_file_round_trips_to_defaults(tmp_path):
     assert load_config(path) == Config()
     assert data["topics"]["min_cluster_size"] == 30
     # every section and every key is written
-    for name, field in Config.model_fields.items():
+    for name in Config.model_fields:
         if name != "seed":
             section = type(getattr(Config(), name))
-            missing = [k for k in section.model_fields if getattr(getattr(Config(), name), k) is not None
-                       and k not in data[name]]
+            missing = [
+                k
+                for k in section.model_fields
+                if getattr(getattr(Config(), name), k) is not None and k not in data[name]
+            ]
             assert not missing, (name, missing)
 
 
 def test_overrides_parse_toml_values():
-    cfg = load_config(None, ["topics.min_cluster_size=12", "folds.distance=['cosine']", "llm.backend=openai:gpt-4o",
-                             "seed=7", "parse.bold_headings=false"])
+    cfg = load_config(
+        None,
+        [
+            "topics.min_cluster_size=12",
+            "folds.distance=['cosine']",
+            "llm.backend=openai:gpt-4o",
+            "seed=7",
+            "parse.bold_headings=false",
+        ],
+    )
     assert cfg.topics.min_cluster_size == 12
     assert cfg.folds.distance == ["cosine"]
     assert cfg.llm.backend == "openai:gpt-4o"

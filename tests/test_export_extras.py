@@ -26,9 +26,23 @@ def test_ragas_and_deepeval_load_the_exports():
         pytest.skip(f"no ragas/DeepEval environment at {PYTHON}; {HINT}")
     env = {**os.environ, "DEEPEVAL_TELEMETRY_OPT_OUT": "YES"}
     proc = subprocess.run(
-        [str(PYTHON), "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_export.py",
-         "-k", "ragas_evaluation_dataset_loads or deepeval_goldens_load", "-rs"],
-        cwd=ROOT, capture_output=True, text=True, env=env, timeout=600,
+        [
+            str(PYTHON),
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "tests/test_export.py",
+            "-k",
+            "ragas_evaluation_dataset_loads or deepeval_goldens_load",
+            "-rs",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert "2 passed" in proc.stdout, proc.stdout[-2000:]

@@ -10,9 +10,7 @@ from qagen.config import Config, load_config
 from qagen.io import atomic_open, read_json, write_json
 from qagen.runner import Artifact, BuildError, Runner, Stage, StageOutput
 
-ARTS = {
-    n: Artifact(n, write_json, read_json) for n in ("a.json", "b.json", "c.json")
-}
+ARTS = {n: Artifact(n, write_json, read_json) for n in ("a.json", "b.json", "c.json")}
 
 
 class Counting:
@@ -23,8 +21,9 @@ class Counting:
 
     def first(self, ctx):
         self.calls.append("first")
-        return StageOutput({"a.json": {"seed": ctx.config.seed, "n": ctx.config.topics.min_cluster_size}},
-                           counts={"n": 1})
+        return StageOutput(
+            {"a.json": {"seed": ctx.config.seed, "n": ctx.config.topics.min_cluster_size}}, counts={"n": 1}
+        )
 
     def second(self, ctx):
         self.calls.append("second")

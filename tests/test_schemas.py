@@ -38,10 +38,18 @@ def test_every_record_type_has_a_schema():
 
 def _item(**kw):
     base = dict(
-        id="i1", type="mcq", question="Which number do I call?", answer="020 123 4567",
+        id="i1",
+        type="mcq",
+        question="Which number do I call?",
+        answer="020 123 4567",
         source=Source(doc_id="d1", section_ids=("d1-s0001",), page_ids=("d1-p0000",), topic_id=3),
-        fold=1, split="validation", generator=GeneratorInfo(backend="extractive"),
-        options=("a", "b", "c", "d"), answer_index=2, bloom="B1", scenario="S1",
+        fold=1,
+        split="validation",
+        generator=GeneratorInfo(backend="extractive"),
+        options=("a", "b", "c", "d"),
+        answer_index=2,
+        bloom="B1",
+        scenario="S1",
     )
     base.update(kw)
     return Item(**base)
@@ -59,11 +67,13 @@ def test_records_validate_and_round_trip():
     assert from_dict(Item, data) == item
     rej = Rejection(**{**item.__dict__, "filter": "grounding", "reason": "rougeL recall 0.05 < 0.2", "value": 0.05})
     _validator("rejection").validate(json.loads(json.dumps(to_dict(rej))))
-    sec = Section(id="d1-s0001", doc_id="d1", doc_path="a.pdf", heading="H", text="t", page_start=1, page_end=2,
-                  order=1)
+    sec = Section(
+        id="d1-s0001", doc_id="d1", doc_path="a.pdf", heading="H", text="t", page_start=1, page_end=2, order=1
+    )
     _validator("section").validate(to_dict(sec))
-    _validator("document").validate(to_dict(Document(id="d1", path="a.pdf", sha256="0" * 64, format="pdf",
-                                                     status="ok")))
+    _validator("document").validate(
+        to_dict(Document(id="d1", path="a.pdf", sha256="0" * 64, format="pdf", status="ok"))
+    )
 
 
 @pytest.mark.parametrize(
