@@ -29,7 +29,7 @@ def _docs_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
 
 
 def run_parse(ctx: StageContext) -> StageOutput:
-    from qagen.ingest import IngestError, parse_documents
+    from qagen.ingest import parse_documents  # raises NoUsableDocumentsError when nothing parses
 
     result = parse_documents(
         ctx.extra["doc_paths"],
@@ -39,17 +39,15 @@ def run_parse(ctx: StageContext) -> StageOutput:
         progress=ctx.progress,
     )
     for problem in result.problems:
-        ctx.log(f"warning: skipped {problem.path}: {problem.reason}")
-    if not result.sections:
-        reasons = "; ".join(f"{p.path}: {p.reason}" for p in result.problems[:5]) or "no text found"
-        raise IngestError(f"no usable documents in {ctx.extra['docs_dir']} ({reasons}); add readable PDF/text files")
+        ctx.log(f"warning: {problem.path}: {problem.reason}")
     ok = sum(d.status == "ok" for d in result.documents)
     return StageOutput(
         {"documents.jsonl": result.documents, "sections.jsonl": result.sections},
         counts={
             "documents": len(result.documents),
             "parsed": ok,
-            "failed": len(result.problems),
+            "failed": sum(d.status == "failed" for d in result.documents),
+            "problems": len(result.problems),
             "sections": len(result.sections),
         },
         errors=[to_dict(p) for p in result.problems],

@@ -149,8 +149,10 @@ def test_a_pdf_that_makes_the_parser_hang_times_out(tmp_path: Path):
     slow = tmp_path / "slow.pdf"
     slow.write_bytes(raw_pdf(b"BT /F1 1 Tf 10 10 Td " + b"(ab) Tj " * 2_000_000 + b"ET"))
     good = good_pdf(tmp_path / "good.pdf")
-    result = parse_documents([slow, good], tmp_path, ParseConfig(workers=2, timeout_s=2))
+    config = ParseConfig(workers=2, timeout_s=2, timeout_per_page_s=0.5)
+    result = parse_documents([slow, good], tmp_path, config)
     assert reason_of(result, "slow.pdf") == "timeout"
+    assert "2.5 s" in next(p.detail for p in result.problems)  # 2 s + 0.5 s for its one page
     assert [d.status for d in result.documents] == ["failed", "ok"]
 
 

@@ -85,12 +85,13 @@ def test_html_headings_tables_lists_and_chrome(tmp_path: Path):
     <nav>Home | About</nav><h1>Clinic guide</h1><p>Read this first.</p>
     <h2>Opening hours</h2><table><tr><th>Day</th><th>Open</th></tr><tr><td>Mon</td><td>8-18</td></tr></table>
     <h2>Bring</h2><ul><li>Your card</li><li>Your list of medicines</li></ul><script>var x=1;</script>
+    <article><header><h2>Parking</h2></header><p>Free for patients.</p></article>
     <footer>Copyright</footer></body></html>"""
     path = tmp_path / "guide.html"
     path.write_text(html, encoding="utf-8")
     doc = parse_html_file(path, max_section_tokens=3000)
     assert doc.title == "Clinic guide"
-    assert [s["heading"] for s in doc.sections] == ["Clinic guide", "Opening hours", "Bring"]
+    assert [s["heading"] for s in doc.sections] == ["Clinic guide", "Opening hours", "Bring", "Parking"]
     assert doc.sections[1]["text"] == "Day | Open\nMon | 8-18"
     assert doc.sections[2]["text"] == "- Your card\n- Your list of medicines"
     every = " ".join(s["text"] for s in doc.sections)

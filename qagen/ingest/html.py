@@ -10,7 +10,8 @@ from qagen.ingest.model import Block, DocumentError, ParsedDoc, RawSection
 from qagen.ingest.sections import finalize
 from qagen.ingest.text import decode
 
-_SKIP = {"script", "style", "noscript", "template", "nav", "header", "footer", "aside", "form", "svg", "button", "head"}
+_SKIP = {"script", "style", "noscript", "template", "nav", "aside", "form", "svg", "button", "head"}
+_CHROME = {"header", "footer"}  # skipped when they frame the page, kept inside an article
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _BLOCKS = {
     "p", "div", "section", "article", "main", "blockquote", "dl", "dt", "dd", "figure", "figcaption",
@@ -34,6 +35,13 @@ def parse_html_file(path: Path, max_section_tokens: int) -> ParsedDoc:
     if not final:
         raise DocumentError("no-text", "the HTML page has no visible text")
     return ParsedDoc("html", 1, title, final)
+
+
+def _skipped(tag: Any, parent: Any) -> bool:
+    """Scripts, navigation, hidden parts, and headers/footers that frame the whole page."""
+    if tag.name in _SKIP or tag.get("hidden") is not None:
+        return True
+    return tag.name in _CHROME and parent.name in ("body", "html", "[document]")
 
 
 class _Walker:
@@ -60,7 +68,7 @@ class _Walker:
                 continue
             if isinstance(child, NavigableString):
                 self.buffer.append(str(child))
-            elif child.name in _SKIP or child.get("hidden") is not None:
+            elif _skipped(child, node):
                 continue
             elif child.name in _HEADINGS:
                 self.flush()

@@ -9,54 +9,20 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from functools import lru_cache
 from typing import Any
 
 from qagen.ingest.clean import collapse_spaces, normalize_chars
+from qagen.ingest.fonts import font_name, is_bold, is_mono
 from qagen.ingest.model import Line
 
 Word = dict[str, Any]
 
-_BOLD = re.compile(
-    r"bold|black|heavy|semibold|demi|medi(?:um)?\b|-medi|cmbx|cmb\d|cmssbx|sfbx|sfsx|bx\d|[-_]bd\b|[-_]sb\b|extrab|ultrab",
-    re.IGNORECASE,
-)
-_MONO = re.compile(
-    r"mono|courier|cmtt|cmsltt|sftt|typewriter|consol|menlo|inconsolata|code|fixed|txtt|lmtt", re.IGNORECASE
-)
 _PAGE_REF = re.compile(r"^(?:[.\s]*\.\s*)?(?:\d{1,4}|[ivxlc]{1,6})$", re.IGNORECASE)
 _LEADERS = re.compile(r"(?:\.\s*){3,}(?:\d{1,4}|[ivxlc]{1,6})$", re.IGNORECASE)
 _MARKER = re.compile(r"^(?:[•◦▪▫■□●○‣⁃∙·–—*+-]|\(?\d{1,2}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}[.)])$")
 _CID_ONLY = re.compile(r"^(?:\(cid:\d+\))+$")
 _CELL_GAP = 1.0  # in font sizes: a wider gap between words may separate table cells
 _JOIN_GAP = 0.12  # in font sizes: a narrower gap joins two words (a font change inside a word)
-
-
-_SANS = re.compile(
-    r"sans|cmss|helvet|arial|nimbussan|verdana|tahoma|calibri|segoe|frutiger|futura|liberationsans|lmss|sfss|roboto|gill",
-    re.IGNORECASE,
-)
-_ITALIC = re.compile(r"ital|obli|slant|cmti|cmsl|cmssi|cmbxti|sfti|sfsl|-it\b|[a-z]it$|ti\d+$", re.IGNORECASE)
-_CAPS = re.compile(r"caps|csc|smallcap|rtxsc|[-_]sc\b", re.IGNORECASE)
-
-
-@lru_cache(maxsize=1024)
-def font_style(font: str) -> tuple[bool, bool, bool, bool]:
-    """(sans, italic, small caps, bold) read from a font name."""
-    return bool(_SANS.search(font)), bool(_ITALIC.search(font)), bool(_CAPS.search(font)), is_bold(font)
-
-
-def font_name(raw: str) -> str:
-    """A font name without its subset prefix (``ABCDEF+Times-Bold`` → ``Times-Bold``)."""
-    return raw.split("+", 1)[-1]
-
-
-def is_bold(font: str) -> bool:
-    return bool(_BOLD.search(font))
-
-
-def is_mono(font: str) -> bool:
-    return bool(_MONO.search(font))
 
 
 def page_lines(words: list[Word], page: int) -> list[Line]:

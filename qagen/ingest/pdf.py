@@ -27,8 +27,17 @@ WORD_OPTIONS: dict[str, Any] = {
 _BAD_TITLE = re.compile(r"^(untitled|microsoft word|document\d*$)|\.(dvi|tex|docx?|pdf|indd|qxd)$", re.IGNORECASE)
 
 
-def parse_pdf(path: Path, config: ParseConfig, on_page_error: Callable[[int, str], None] | None = None) -> ParsedDoc:
-    """Parse one PDF into sections; raise DocumentError when it cannot be used."""
+def parse_pdf(
+    path: Path,
+    config: ParseConfig,
+    on_page_error: Callable[[int, str], None] | None = None,
+    on_page_count: Callable[[int], None] | None = None,
+) -> ParsedDoc:
+    """Parse one PDF into sections; raise DocumentError when it cannot be used.
+
+    ``on_page_error(page, error)`` hears of pages that could not be read (they are skipped);
+    ``on_page_count(n)`` hears the page count as soon as the PDF is open.
+    """
     _check_complete(path)
     logging.getLogger("pdfminer").setLevel(logging.ERROR)
     pdf = _open(path)
@@ -36,6 +45,8 @@ def parse_pdf(path: Path, config: ParseConfig, on_page_error: Callable[[int, str
         n_pages = len(pdf.pages)
         if n_pages == 0:
             raise DocumentError("corrupt", "the PDF has no pages")
+        if on_page_count is not None:
+            on_page_count(n_pages)
         if n_pages > config.max_pages:
             raise DocumentError(
                 "too-many-pages", f"{n_pages} pages is over parse.max_pages={config.max_pages}; raise it to include"
@@ -52,7 +63,10 @@ def parse_pdf(path: Path, config: ParseConfig, on_page_error: Callable[[int, str
     pages = remove_running_lines(pages, config.running_min_share)
     raw = detect_sections(pages, config)
     title = meta_title or _first_heading(raw)
-    return ParsedDoc("pdf", n_pages, title, finalize(raw, title, config.max_section_tokens))
+    sections = finalize(raw, title, config.max_section_tokens)
+    if not sections:
+        raise DocumentError("no-text", "no body text: only page numbers and running headers were found")
+    return ParsedDoc("pdf", n_pages, title, sections)
 
 
 def _check_complete(path: Path) -> None:

@@ -13,7 +13,7 @@ from qagen.ingest.cache import ParseCache
 from qagen.ingest.detect import format_of_extension
 from qagen.ingest.model import ParsedDoc
 from qagen.ingest.parallel import run_isolated
-from qagen.ingest.worker import parse_file
+from qagen.ingest.worker import hard_limit, parse_file
 from qagen.io import sha256_file
 from qagen.records import Document, ParseProblem, Section
 
@@ -100,7 +100,7 @@ def _run(inputs: list[_Input], todo: list[int], config: ParseConfig, progress: b
         bar = tqdm(total=len(todo), desc="parse", unit="doc", mininterval=0.5)
     data = config.model_dump(mode="json")
     tasks = [(str(inputs[i].path), data) for i in todo]
-    outcomes = run_isolated(parse_file, tasks, config.workers, config.timeout_s, bar.update if bar else None)
+    outcomes = run_isolated(parse_file, tasks, config.workers, hard_limit(config), bar.update if bar else None)
     if bar is not None:
         bar.close()
     for i, outcome in zip(todo, outcomes, strict=True):

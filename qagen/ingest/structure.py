@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from qagen.config import ParseConfig
 from qagen.ingest.clean import collapse_spaces, join_lines, normalize_chars
-from qagen.ingest.layout import font_style
+from qagen.ingest.fonts import font_style
 from qagen.ingest.model import Block, Line, RawSection
 
 _BULLET = re.compile(r"^(?:[•◦▪▫■□●○‣⁃∙·–—*+-]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}[.)])\s")
