@@ -12,7 +12,7 @@ from typing import Any
 
 from qagen.io import sha256_file
 from qagen.records import FoldAssignment, Section, Topic, to_dict
-from qagen.runner import StageContext, StageOutput
+from qagen.runner import BuildError, StageContext, StageOutput
 
 
 def section_text(section: Section) -> str:
@@ -103,13 +103,16 @@ def run_topics(ctx: StageContext) -> StageOutput:
     ids = ctx.inputs["embedding_ids.json"]["ids"]
     if ids != [s.id for s in sections]:
         raise RuntimeError("embeddings.npy does not match sections.jsonl; rerun with --force embed")
-    result = fit_topics(
-        [section_text(s) for s in sections],
-        ctx.inputs["embeddings.npy"],
-        [s.doc_id for s in sections],
-        ctx.config.topics,
-        seed=ctx.config.seed,
-    )
+    try:
+        result = fit_topics(
+            [section_text(s) for s in sections],
+            ctx.inputs["embeddings.npy"],
+            [s.doc_id for s in sections],
+            ctx.config.topics,
+            seed=ctx.config.seed,
+        )
+    except ValueError as exc:  # too few sections or topics: a corpus problem, said in one line
+        raise BuildError(f"topics: {exc}") from None
     if ctx.extra.get("save_topic_model") and result.model is not None:
         from qagen.topics import save_model
 
@@ -167,7 +170,14 @@ def run_folds(ctx: StageContext) -> StageOutput:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # the same warnings are logged from builder.warnings_
-        builder.fit(ctx.inputs["reduced.npy"], np.asarray(labels), np.asarray(units), docs=[s.doc_id for s in sections])
+        try:
+            builder.fit(
+                ctx.inputs["reduced.npy"], np.asarray(labels), np.asarray(units), docs=[s.doc_id for s in sections]
+            )
+        except ValueError as exc:  # no qualifying partition, too few topics: the user's next step is in it
+            raise BuildError(
+                f"folds: {exc} (config keys: folds.min_fold_ratio, folds.max_clusters, folds.unit)"
+            ) from None
     assignments = builder.to_records([s.id for s in sections])
     for warning in builder.warnings_:
         ctx.log(f"warning: folds: {warning}")

@@ -89,3 +89,11 @@ def test_init_writes_a_loadable_file_and_refuses_to_overwrite(workdir):
 
 def test_inspect_without_a_build(workdir):
     _assert_one_line_error(qagen("inspect", "docs", cwd=workdir), 1, "manifest.json", "qagen build")
+
+
+def test_too_small_corpus_is_one_line_not_a_traceback(workdir):
+    (workdir / "docs" / "a.md").write_text("# Parking\n\nGarage P2 costs 3 euro per hour.\n\n# Visits\n\nFrom 14:00.\n")
+    (workdir / "docs" / "b.md").write_text("# Leave\n\n25 days a year.\n\n# Expenses\n\nWithin 30 days.\n")
+    proc = qagen("build", "docs", "-o", "out", "--set", "embed.backend=tfidf", "--set", "topics.reducer=pca",
+                 "--set", "topics.clusterer=kmeans", "-q", cwd=workdir)  # fmt: skip
+    _assert_one_line_error(proc, 1, "topics", "add documents")
