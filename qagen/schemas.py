@@ -20,7 +20,7 @@ def schema_for(cls: type) -> dict[str, Any]:
     """The JSON schema (draft 2020-12) of one record type."""
     from pydantic import TypeAdapter
 
-    schema = _closed(TypeAdapter(cls).json_schema(mode="serialization"))
+    schema = closed_schema(TypeAdapter(cls).json_schema(mode="serialization"))
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"https://qagen.dev/schemas/{SCHEMA_VERSION}/{_name(cls)}.schema.json",
@@ -29,14 +29,14 @@ def schema_for(cls: type) -> dict[str, Any]:
     }
 
 
-def _closed(node: Any) -> Any:
+def closed_schema(node: Any) -> Any:
     """Forbid unknown fields in every object schema, so a misspelt field fails validation."""
     if isinstance(node, dict):
-        node = {k: _closed(v) for k, v in node.items()}
+        node = {k: closed_schema(v) for k, v in node.items()}
         if node.get("type") == "object" and "properties" in node:
             node["additionalProperties"] = False
     elif isinstance(node, list):
-        node = [_closed(v) for v in node]
+        node = [closed_schema(v) for v in node]
     return node
 
 

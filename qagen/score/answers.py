@@ -27,6 +27,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from qagen.records import SCHEMA_VERSION
+from qagen.schemas import closed_schema
 
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "schemas" / "answer.schema.json"
 MAX_PROBLEMS_SHOWN = 5
@@ -58,7 +59,7 @@ def answer_schema() -> dict[str, Any]:
     """The JSON schema (draft 2020-12) of one answers line, closed to unknown fields."""
     from pydantic import TypeAdapter
 
-    schema = _closed(TypeAdapter(Answer).json_schema(mode="serialization"))
+    schema = closed_schema(TypeAdapter(Answer).json_schema(mode="serialization"))
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"https://qagen.dev/schemas/{SCHEMA_VERSION}/answer.schema.json",
@@ -70,17 +71,6 @@ def answer_schema() -> dict[str, Any]:
 def render_schema() -> str:
     """The text of ``schemas/answer.schema.json``."""
     return json.dumps(answer_schema(), indent=2, ensure_ascii=False) + "\n"
-
-
-def _closed(node: Any) -> Any:
-    """Forbid unknown fields in every object schema that lists its properties."""
-    if isinstance(node, dict):
-        node = {k: _closed(v) for k, v in node.items()}
-        if node.get("type") == "object" and "properties" in node:
-            node["additionalProperties"] = False
-    elif isinstance(node, list):
-        node = [_closed(v) for v in node]
-    return node
 
 
 def parse_answers(lines: list[str], source: str = "answers") -> list[Answer]:
