@@ -35,14 +35,31 @@ def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def make_texts(n: int, cache: Path) -> tuple[list[str], list[str]]:
-    """``n`` distinct real texts with their document ids."""
+def load_sections(cache: Path) -> list[tuple[str, str]]:
+    """(text, document) of every section of the manuals.
+
+    Reads the parse cache written by qagen.ingest (for instance by topics_sweep.py) directly,
+    whatever parser version wrote it, so this benchmark never waits for a re-parse; parses
+    the corpus when the cache is empty.
+    """
+    files = sorted((cache / "parse").glob("*/*.json"))
+    if files:
+        out = []
+        for f in files:
+            for s in json.loads(f.read_text(encoding="utf-8"))["sections"]:
+                out.append((f"{s['heading']}\n{s['text']}".strip(), f.name[:16]))
+        return out
     from qagen.config import ParseConfig
     from qagen.ingest import discover, parse_documents
 
     docs = SHARED / "corpora" / "manuals"
     result = parse_documents(discover(docs, ["pdf"]), docs, ParseConfig(), cache_dir=cache / "parse")
-    sections = [(f"{s.heading}\n{s.text}".strip(), s.doc_id) for s in result.sections]
+    return [(f"{s.heading}\n{s.text}".strip(), s.doc_id) for s in result.sections]
+
+
+def make_texts(n: int, cache: Path) -> tuple[list[str], list[str]]:
+    """``n`` distinct real texts with their document ids."""
+    sections = load_sections(cache)
     limit = 4000
     while True:
         pieces = [(p, d) for text, d in sections for p in split_text(text, limit)]

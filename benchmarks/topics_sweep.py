@@ -15,6 +15,7 @@ import argparse
 import json
 import platform
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +37,10 @@ def load_sections(docs: Path, cache: Path) -> tuple[list[str], list[str], dict[s
     paths = discover(docs, ["pdf"])
     result = parse_documents(paths, docs, ParseConfig(), cache_dir=cache / "parse", progress=True)
     texts = [f"{s.heading}\n{s.text}".strip() for s in result.sections]
+    reasons = Counter(p.reason for p in result.problems)
     timings = {"parse_s": time.perf_counter() - start, "documents": len(paths), "failed": len(result.problems)}
+    if reasons:
+        print("unusable documents:", ", ".join(f"{r} ×{n}" for r, n in reasons.most_common()))
     return texts, [s.doc_id for s in result.sections], timings
 
 
