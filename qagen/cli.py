@@ -51,6 +51,7 @@ def _is_user_error(exc: Exception) -> bool:
 
     if isinstance(exc, BuildError | FileNotFoundError | PermissionError):
         return True
+    from qagen.embed.base import EmbedError
     from qagen.generate.prompts import PromptError
     from qagen.ingest import IngestError
     from qagen.llm.base import LLMError
@@ -58,7 +59,7 @@ def _is_user_error(exc: Exception) -> bool:
     from qagen.review import ReviewError
     from qagen.score.answers import ScoreError
 
-    return isinstance(exc, IngestError | LLMError | LLMSpecError | PromptError | ReviewError | ScoreError)
+    return isinstance(exc, IngestError | LLMError | LLMSpecError | PromptError | ReviewError | ScoreError | EmbedError)
 
 
 class _Force(click.ParamType):

@@ -73,7 +73,7 @@ def make_embedder(ctx: StageContext) -> Any:
     from qagen.embed import CachedEmbedder, get_embedder
 
     spec = ctx.extra.get("embedder") or ctx.config.embed.backend
-    embedder = get_embedder(spec, ctx.config.embed)
+    embedder = get_embedder(spec, ctx.config.embed, llm_config=ctx.config.llm)
     return CachedEmbedder(embedder, ctx.cache_dir / "embeddings.sqlite")
 
 
