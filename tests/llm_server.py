@@ -27,9 +27,16 @@ embedding_dim=8, port=0)``:
   sent as JSON content; an :class:`Action` is played as is. Default:
   :func:`default_responder` (a valid instance of the request's JSON schema, found in
   ``response_format`` or in a ``JSON schema:`` line of the prompt; else an echo).
-- ``latency``: seconds each chat/embedding request waits before replying (settable).
+- ``latency``: seconds each chat/embedding request waits before replying (settable);
+  with ``latency_max``, each request waits a uniform draw from ``[latency, latency_max]``.
 - ``fault_rate``, ``faults``, ``seed``: with probability ``fault_rate`` a chat request gets
-  a fault drawn from ``faults`` (Actions; default 429, 500, 503, connection reset).
+  a fault drawn from ``faults`` (Actions; default 429, 500, 503, connection reset). The draw
+  depends only on ``seed``, the logical request (its system and first user message, so a
+  retry or a repair of the same request counts as the same request) and how many times that
+  request was seen, never on arrival order: runs with concurrency fault the same requests.
+- ``max_consecutive_faults``: when set, a logical request is faulted at most this many times
+  in a row (a flaky provider, not a dead one), so a client with enough retries and repair
+  attempts must lose nothing.
 - ``api_key``: when set, requests without ``Authorization: Bearer <api_key>`` get 401.
 - ``json_schema=False``: a ``json_schema`` response_format gets HTTP 500 "Input should be
   'text' or 'json_object'" (as llama.cpp's server does); ``json_object=False``: a
@@ -305,9 +312,11 @@ class FakeOpenAIServer:
         responder: Callable[[dict[str, Any]], Any] | None = None,
         *,
         latency: float = 0.0,
+        latency_max: float | None = None,
         fault_rate: float = 0.0,
         faults: tuple[Action, ...] | list[Action] | None = None,
         seed: int = 0,
+        max_consecutive_faults: int | None = None,
         api_key: str | None = None,
         model: str = "fake-model",
         json_schema: bool = True,
@@ -319,6 +328,8 @@ class FakeOpenAIServer:
         self.port_requested = port
         self.responder = responder or default_responder
         self.latency = latency
+        self.latency_max = latency_max
+        self._latency_rng = random.Random(seed)
         self.fault_rate = fault_rate
         self.faults = tuple(faults) if faults else DEFAULT_FAULTS
         self.api_key = api_key
@@ -331,7 +342,10 @@ class FakeOpenAIServer:
         self.max_in_flight = 0
         self._in_flight = 0
         self._queue: deque[Action] = deque()
-        self._rng = random.Random(seed)
+        self.seed = seed
+        self.max_consecutive_faults = max_consecutive_faults
+        self._seen: dict[str, int] = {}
+        self._fault_streak: dict[str, int] = {}
         self._lock = threading.Lock()
         self._httpd: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -414,7 +428,7 @@ class FakeOpenAIServer:
             self.requests.append(record)
             self._in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self._in_flight)
-            action = self._next_action() if path == CHAT and authorized else ok()
+            action = self._next_action(body) if path == CHAT and authorized else ok()
         try:
             self._play(handler, record, body, action)
         finally:
@@ -422,16 +436,32 @@ class FakeOpenAIServer:
                 self._in_flight -= 1
                 record.t_end = time.monotonic()
 
-    def _next_action(self) -> Action:
+    def _next_action(self, body: Any) -> Action:
+        # called with self._lock held
         if self._queue:
             return self._queue.popleft()
-        if self.fault_rate and self._rng.random() < self.fault_rate:
-            return self._rng.choice(self.faults)
+        if not self.fault_rate:
+            return ok()
+        messages = body.get("messages", []) if isinstance(body, dict) else []
+        key = hashlib.sha256(json.dumps(messages[:2], sort_keys=True).encode()).hexdigest()
+        nth = self._seen.get(key, 0)
+        self._seen[key] = nth + 1
+        rng = random.Random(f"{self.seed}:{key}:{nth}")
+        streak = self._fault_streak.get(key, 0)
+        capped = self.max_consecutive_faults is not None and streak >= self.max_consecutive_faults
+        if not capped and rng.random() < self.fault_rate:
+            self._fault_streak[key] = streak + 1
+            return rng.choice(self.faults)
+        self._fault_streak[key] = 0
         return ok()
 
     def _play(self, handler: _Handler, record: Record, body: Any, action: Action) -> None:
         record.action = action.kind
-        if self.latency:
+        if self.latency_max is not None:
+            with self._lock:
+                delay = self._latency_rng.uniform(self.latency, self.latency_max)
+            time.sleep(delay)
+        elif self.latency:
             time.sleep(self.latency)
         while action.kind == "slow":
             time.sleep(action.delay)
@@ -555,10 +585,21 @@ class ServerProcess:
     """
 
     def __init__(
-        self, latency: float = 0.0, fault_rate: float = 0.0, seed: int = 0, responder: str = "default"
+        self,
+        latency: float = 0.0,
+        fault_rate: float = 0.0,
+        seed: int = 0,
+        responder: str = "default",
+        *,
+        latency_max: float | None = None,
+        max_consecutive_faults: int | None = None,
     ) -> None:
         self.args = ["--latency", str(latency), "--fault-rate", str(fault_rate), "--seed", str(seed)]
         self.args += ["--responder", responder]
+        if latency_max is not None:
+            self.args += ["--latency-max", str(latency_max)]
+        if max_consecutive_faults is not None:
+            self.args += ["--max-consecutive-faults", str(max_consecutive_faults)]
         self.url = ""
         self._proc: Any = None
 
@@ -611,6 +652,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each reply")
     parser.add_argument("--fault-rate", type=float, default=0.0, help="share of chat requests given a fault")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--latency-max", type=float, default=None, help="latency drawn uniformly from [--latency, this] per request"
+    )
+    parser.add_argument(
+        "--max-consecutive-faults", type=int, default=None, help="fault one logical request at most this often in a row"
+    )
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument(
         "--responder",
@@ -623,7 +670,13 @@ def main(argv: list[str] | None = None) -> None:
     if args.responder == "grounded":
         from grounded import grounded_responder as responder
     server = FakeOpenAIServer(
-        responder, latency=args.latency, fault_rate=args.fault_rate, seed=args.seed, port=args.port
+        responder,
+        latency=args.latency,
+        latency_max=args.latency_max,
+        fault_rate=args.fault_rate,
+        seed=args.seed,
+        max_consecutive_faults=args.max_consecutive_faults,
+        port=args.port,
     )
     with server:
         print(server.url, flush=True)

@@ -91,7 +91,9 @@ def test_rerun_pays_nothing(llm_build, tmp_path):
 def test_faults_and_malformed_json_lose_nothing(tmp_path, llm_build):
     clean_out, _, _ = llm_build
     faults = [rate_limit(0.01), server_error(500), server_error(503), reset(), invalid_json()]
-    with FakeOpenAIServer(grounded_responder, fault_rate=0.25, faults=faults, seed=3) as server:
+    with FakeOpenAIServer(
+        grounded_responder, fault_rate=0.25, faults=faults, seed=3, max_consecutive_faults=2
+    ) as server:
         out = tmp_path / "out"
         build(EXAMPLES, out, overrides=[*_llm_overrides(server.url), "llm.repair_attempts=2"])
         manifest = json.loads((out / "manifest.json").read_text())
