@@ -6,6 +6,7 @@ Heavy libraries are imported inside commands, so ``qagen --help`` answers at onc
 
 from __future__ import annotations
 
+import errno
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -39,7 +40,36 @@ def _run_api(fn: Any, *args: Any, **kwargs: Any) -> Any:
     except Exception as exc:
         if _is_user_error(exc):
             _fail(str(exc), 1)
+        disk = _disk_full_message(exc)
+        if disk:
+            _fail(disk, 1)
         raise
+
+
+_FREE_SPACE = "free some space (or use another output folder)"
+_DISK_ERRORS = {
+    errno.ENOSPC: ("no space left on device (ENOSPC)", _FREE_SPACE),
+    errno.EDQUOT: ("disk quota exceeded (EDQUOT)", _FREE_SPACE),
+    errno.EFBIG: ("file larger than this process may write (EFBIG)", "raise the file size limit (ulimit -f)"),
+}
+
+
+def _disk_full_message(exc: BaseException) -> str | None:
+    """One line for a write that failed because the disk (or a quota or size limit) is full, else None."""
+    import sqlite3
+
+    from qagen.io import sqlite_is_disk_full
+
+    if isinstance(exc, OSError) and exc.errno in _DISK_ERRORS:
+        where = f" writing {exc.filename}" if exc.filename else ""
+        what, fix = _DISK_ERRORS[exc.errno]
+    elif isinstance(exc, sqlite3.DatabaseError) and sqlite_is_disk_full(exc):
+        # SQLITE_FULL, or SQLITE_IOERR (what a full disk gives while the WAL file is created)
+        what, fix = "no space left on device, or a disk I/O error", _FREE_SPACE
+        where = f" writing a cache (SQLite: {exc})"
+    else:
+        return None
+    return f"{what}{where}; {fix} and rerun: finished stages are kept"
 
 
 def _show_warning(message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Any = None) -> None:

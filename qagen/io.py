@@ -32,9 +32,11 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w") -> Iterator[Any]:
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename is None:
+            exc.filename = str(target)  # a failed write (disk full) names no file by itself
         raise
 
 
@@ -130,3 +132,21 @@ def sha256_file(path: str | os.PathLike[str], chunk: int = 1 << 20) -> str:
 def stable_hash(data: Any) -> str:
     """SHA-256 of the canonical JSON form of ``data`` (sorted keys)."""
     return sha256_text(json.dumps(data, sort_keys=True, ensure_ascii=False, default=str))
+
+
+# SQLite primary result codes (sqlite3.h); ``sqlite_errorcode`` may carry an extended code.
+_SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26
+_SQLITE_IOERR, _SQLITE_FULL = 10, 13
+
+
+def sqlite_is_damaged(exc: BaseException) -> bool:
+    """True when a SQLite error means the database file itself is unreadable (corrupt, not a
+    database) — not a full disk or an I/O error, which must never cost a cache its contents."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+
+
+def sqlite_is_disk_full(exc: BaseException) -> bool:
+    """True when a SQLite error comes from a full disk (SQLITE_FULL) or a failed write (SQLITE_IOERR)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (_SQLITE_FULL, _SQLITE_IOERR)

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from qagen.embed.base import CorpusFittedEmbedder, Embedder, EmbedError
-from qagen.io import sha256_text
+from qagen.io import sha256_text, sqlite_is_damaged
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,9 @@ class CachedEmbedder:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             conn = self._open()
-        except sqlite3.DatabaseError:
+        except sqlite3.DatabaseError as exc:
+            if not sqlite_is_damaged(exc):
+                raise  # a full disk or an I/O error: the cache itself is fine, keep it
             # A cache is only a cache: keep the damaged file aside for inspection and start afresh.
             aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
             self.path.rename(aside)

@@ -13,7 +13,8 @@ _LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB0
 _SPACES = dict.fromkeys(
     map(ord, "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t"), " "
 )
-_DROP = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff\ufffe"), None)
+# Zero-width (non-)joiners stay: they spell Persian and Indic words and join emoji sequences.
+_DROP = dict.fromkeys(map(ord, "\u00ad\u200b\u2060\ufeff\ufffe"), None)
 _TABLE = {**{ord(k): v for k, v in _LIGATURES.items()}, **_SPACES, **_DROP}
 # TeX draws some accents as separate glyphs; which neighbour they belong to depends on the accent.
 _COMBINING = {"¨": "\u0308", "ˆ": "\u0302", "˜": "\u0303", "ˇ": "\u030c", "˚": "\u030a", "¸": "\u0327", "´": "\u0301"}

@@ -17,6 +17,8 @@ from qagen.ingest.worker import hard_limit, parse_file
 from qagen.io import sha256_file
 from qagen.records import Document, ParseProblem, Section
 
+_EMPTY_SHA = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"  # sha256 of b""
+
 
 @dataclass(frozen=True)
 class ParseResult:
@@ -70,7 +72,11 @@ def parse_documents(
     for i, item in enumerate(inputs):
         item.sha = sha256_file(item.path)
         if item.sha in first_of:
-            problems[i] = ParseProblem(item.rel, "duplicate", f"same content as {first_of[item.sha]}; skipped")
+            problems[i] = (
+                ParseProblem(item.rel, "empty", "the file is empty (0 bytes)")  # not "a copy of" another empty file
+                if item.sha == _EMPTY_SHA
+                else ParseProblem(item.rel, "duplicate", f"same content as {first_of[item.sha]}; skipped")
+            )
             continue
         first_of[item.sha] = item.rel
         cached = cache.get(item.sha) if cache is not None else None

@@ -83,8 +83,12 @@ def parse_file(path: str, config_data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _timeout_detail(budget: float, pages: int) -> str:
+    # stopped before the page count was known: no per-page time was added yet
+    limit = "parse.timeout_s; pages not counted yet"
+    if pages:
+        limit = f"parse.timeout_s + parse.timeout_per_page_s x {pages} pages"
     return (
-        f"parsing took longer than {budget:g} s (parse.timeout_s + parse.timeout_per_page_s x {pages} pages); "
+        f"parsing took longer than {budget:g} s ({limit}); "
         "the file may be malformed, or raise those limits on a slow machine"
     )
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from qagen.io import sqlite_is_damaged
 from qagen.llm.base import LLMRequest, Usage
 
 KEY_VERSION = 1
@@ -71,6 +72,8 @@ class RequestCache:
             self._db.execute(_SCHEMA)
         except sqlite3.DatabaseError as exc:
             self._db.close()
+            if not sqlite_is_damaged(exc):
+                raise  # a full disk or an I/O error: the paid replies are intact, keep them
             raise ValueError(
                 f"the LLM request cache {self.path} cannot be used ({exc}); delete it to start a new cache"
             ) from None
