@@ -165,6 +165,11 @@ class LLMConfig(_Section):
         description="how a schema reaches the model; auto tries json_schema, then json_object, then the prompt",
     )
     repair_attempts: int = Field(1, ge=0, description="repair requests after an invalid reply before it is a failure")
+    cache_failures: bool = Field(
+        True,
+        description="a reply still invalid after its repairs is cached, and a rerun replays the failure instead of"
+        " paying again (unless repair_attempts grew); false asks again",
+    )
     max_consecutive_failures: int = Field(20, gt=0, description="stop the run after this many failed requests in a row")
     max_requests: int | None = Field(None, gt=0, description="stop cleanly before this many requests")
     max_cost_usd: float | None = Field(None, gt=0, description="stop cleanly before this cost")

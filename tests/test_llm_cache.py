@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from llm_server import FakeOpenAIServer, fast_config, invalid_json
+from llm_server import FakeOpenAIServer, fast_config, invalid_json, server_error
 from pydantic import BaseModel
 
 from qagen.llm import LLMEngine, LLMRequest, Message
@@ -104,15 +104,60 @@ def test_cached_reply_is_reused_only_when_it_validates(server, tmp_path):
     assert server.count() == 6 and all(r.ok and not r.cached and r.value == Other(title="T") for r in results)
 
 
-def test_failures_are_not_cached(server, tmp_path):
+def test_an_invalid_reply_is_replayed_not_paid_again(server, tmp_path):
+    cache = tmp_path / "llm.sqlite"
+    server.script(invalid_json(), invalid_json())
+    [failed] = engine(server, cache, repair_attempts=1).run(requests(1), QA)
+    assert not failed.ok and "after 1 repair request" in failed.error and server.count() == 2
+    eng = engine(server, cache, repair_attempts=1)
+    [again] = eng.run(requests(1), QA)
+    assert again.error == failed.error and again.cached and server.count() == 2  # nothing sent
+    assert eng.stats.cache_hits == 1 and eng.stats.failures == 1 and eng.stats.requests_sent == 0
+    # more repairs allowed now: the request is asked again (and this time answered)
+    [more] = engine(server, cache, repair_attempts=2).run(requests(1), QA)
+    assert more.ok and not more.cached and server.count() == 3
+    with RequestCache(cache) as rows:
+        assert len(rows) == 1  # the valid reply replaced the stored failure
+    import sqlite3
+
+    assert sqlite3.connect(cache).execute("SELECT failure FROM replies").fetchall() == [(None,)]
+
+
+def test_failures_are_asked_again_when_not_cached(server, tmp_path):
     cache = tmp_path / "llm.sqlite"
     server.script(invalid_json())
-    [failed] = engine(server, cache, repair_attempts=0).run(requests(1), QA)
+    [failed] = engine(server, cache, repair_attempts=0, cache_failures=False).run(requests(1), QA)
     assert not failed.ok
-    [again] = engine(server, cache, repair_attempts=0).run(requests(1), QA)
+    [again] = engine(server, cache, repair_attempts=0, cache_failures=False).run(requests(1), QA)
     assert again.ok and not again.cached and server.count() == 2
     with RequestCache(cache) as rows:
         assert len(rows) == 1
+
+
+def test_transient_failures_are_never_cached(server, tmp_path):
+    cache = tmp_path / "llm.sqlite"
+    server.script(*[server_error(500)] * 3)
+    [failed] = engine(server, cache, max_retries=2).run(requests(1), QA)
+    assert not failed.ok
+    [again] = engine(server, cache, max_retries=2).run(requests(1), QA)
+    assert again.ok and not again.cached and server.count() == 4
+
+
+def test_a_cache_from_before_failures_were_stored_is_upgraded(server, tmp_path):
+    import sqlite3
+
+    cache = tmp_path / "llm.sqlite"
+    old = sqlite3.connect(cache)
+    old.execute(
+        "CREATE TABLE replies (key TEXT PRIMARY KEY, backend TEXT NOT NULL, model TEXT NOT NULL, text TEXT NOT NULL,"
+        " prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, attempts INTEGER NOT NULL,"
+        " created REAL NOT NULL)"
+    )
+    old.commit()
+    old.close()
+    assert all(r.ok for r in engine(server, cache).run(requests(2), QA))
+    again = engine(server, cache).run(requests(2), QA)
+    assert all(r.cached for r in again) and server.count() == 2
 
 
 def test_a_budget_stop_then_a_rerun_sends_only_the_rest(server, tmp_path):

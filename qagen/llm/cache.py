@@ -4,10 +4,16 @@ A row is keyed by a hash of everything that defines the request (backend id and 
 messages, schema, temperature, max_tokens, seed, sample index; never the ``tag``). Each
 row is committed as soon as its reply validated, so a run killed at any point keeps every
 completed request and a rerun pays only for the rest. Several processes may share a file.
+
+A request whose reply stayed invalid after its repairs is stored too, with ``failure`` set
+(the reason, its kind and the repairs made), so that a rerun replays the failure instead of
+paying for the same invalid reply again (``llm.cache_failures``). Transient failures
+(timeouts, 429, 5xx, budget stops) are never stored.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import sqlite3
@@ -29,7 +35,8 @@ CREATE TABLE IF NOT EXISTS replies (
     prompt_tokens INTEGER NOT NULL,
     completion_tokens INTEGER NOT NULL,
     attempts INTEGER NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    failure TEXT
 )
 """
 
@@ -53,10 +60,28 @@ def request_key(backend_id: str, model: str, request: LLMRequest) -> str:
 
 
 @dataclass(frozen=True)
+class CachedFailure:
+    """Why a stored reply is not usable: the reason, its kind, and the repairs already made."""
+
+    kind: str
+    message: str
+    repairs: int
+
+
+@dataclass(frozen=True)
 class CachedReply:
     text: str
     usage: Usage
     attempts: int = 1
+    failure: CachedFailure | None = None
+
+
+def _failure_json(failure: CachedFailure | None) -> str | None:
+    return None if failure is None else json.dumps(dataclasses.asdict(failure), sort_keys=True)
+
+
+def _failure_of(blob: str | None) -> CachedFailure | None:
+    return None if blob is None else CachedFailure(**json.loads(blob))
 
 
 class RequestCache:
@@ -70,6 +95,9 @@ class RequestCache:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute(_SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(replies)")}
+            if "failure" not in columns:  # a cache written before failures were stored
+                self._db.execute("ALTER TABLE replies ADD COLUMN failure TEXT")
         except sqlite3.DatabaseError as exc:
             self._db.close()
             if not sqlite_is_damaged(exc):
@@ -80,9 +108,9 @@ class RequestCache:
 
     def get(self, key: str) -> CachedReply | None:
         row = self._db.execute(
-            "SELECT text, prompt_tokens, completion_tokens, attempts FROM replies WHERE key = ?", (key,)
+            "SELECT text, prompt_tokens, completion_tokens, attempts, failure FROM replies WHERE key = ?", (key,)
         ).fetchone()
-        return None if row is None else CachedReply(row[0], Usage(row[1], row[2]), row[3])
+        return None if row is None else CachedReply(row[0], Usage(row[1], row[2]), row[3], _failure_of(row[4]))
 
     def get_many(self, keys: Iterable[str]) -> dict[str, CachedReply]:
         """The cached replies among ``keys``."""
@@ -92,19 +120,22 @@ class RequestCache:
             chunk = unique[start : start + 500]
             marks = ",".join("?" * len(chunk))
             rows = self._db.execute(
-                f"SELECT key, text, prompt_tokens, completion_tokens, attempts FROM replies WHERE key IN ({marks})",
+                "SELECT key, text, prompt_tokens, completion_tokens, attempts, failure"
+                f" FROM replies WHERE key IN ({marks})",
                 chunk,
             )
-            for key, text, pt, ct, attempts in rows:
-                found[key] = CachedReply(text, Usage(pt, ct), attempts)
+            for key, text, pt, ct, attempts, failure in rows:
+                found[key] = CachedReply(text, Usage(pt, ct), attempts, _failure_of(failure))
         return found
 
     def put(self, key: str, backend: str, model: str, reply: CachedReply) -> None:
         """Store one reply; committed at once (autocommit), so a kill right after keeps it."""
         self._db.execute(
-            "INSERT OR REPLACE INTO replies VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO replies"
+            " (key, backend, model, text, prompt_tokens, completion_tokens, attempts, created, failure)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (key, backend, model, reply.text, reply.usage.prompt_tokens, reply.usage.completion_tokens,
-             reply.attempts, time.time()),
+             reply.attempts, time.time(), _failure_json(reply.failure)),
         )  # fmt: skip
 
     def __len__(self) -> int:

@@ -32,7 +32,7 @@ from qagen.llm.base import (
     TransientLLMError,
     Usage,
 )
-from qagen.llm.cache import CachedReply, RequestCache, request_key
+from qagen.llm.cache import CachedFailure, CachedReply, RequestCache, request_key
 from qagen.llm.errors import classify
 from qagen.llm.limits import Budget, BudgetExceeded, Pacer
 from qagen.llm.loop import run_sync
@@ -203,7 +203,11 @@ class LLMEngine:
                 try:
                     checked = check_reply(Completion(hit.text), run.requests[i], run.models[i])
                 except ReplyError:
-                    hit = None  # stale (the response model changed): ask again
+                    if self._replays(hit):
+                        run.results[i] = self._cached_failure(run.requests[i], hit)
+                        run.bar.update()
+                        continue
+                    hit = None  # stale (the response model changed), or more repairs allowed now: ask again
                 else:
                     run.results[i] = LLMResult(
                         run.requests[i], checked.value, hit.text, None, True, hit.usage, 0, checked.data
@@ -267,7 +271,26 @@ class LLMEngine:
             return LLMResult(original, checked.value, completion.text, None, False, usage, attempts, checked.data)
         assert last is not None
         repairs = f" (after {round_} repair request{'s' if round_ != 1 else ''})" if round_ else ""
-        return self._failed(original, last[1].kind, f"{last[1]}{repairs}", last[0], usage, attempts)
+        message = f"{last[1]}{repairs}"
+        if run.cache is not None and self.config.cache_failures:
+            # a refusal is not repaired, so more repair attempts would not change it
+            repairs = max(round_, self.config.repair_attempts) if last[1].kind == "refusal" else round_
+            failure = CachedFailure(last[1].kind, message, repairs)
+            run.cache.put(run.keys[i], self.llm.id, self.llm.model, CachedReply(last[0], usage, attempts, failure))
+        return self._failed(original, last[1].kind, message, last[0], usage, attempts)
+
+    def _replays(self, hit: CachedReply) -> bool:
+        """True when a cached invalid reply stands: failures are cached, and no more repairs are allowed now."""
+        failure = hit.failure
+        return failure is not None and self.config.cache_failures and failure.repairs >= self.config.repair_attempts
+
+    def _cached_failure(self, request: LLMRequest, hit: CachedReply) -> LLMResult:
+        """A failure replayed from the cache: counted as a failure and a cache hit, nothing paid."""
+        assert hit.failure is not None
+        self.stats.cache_hits += 1
+        self.stats.failures += 1
+        self.stats.errors[hit.failure.kind] = self.stats.errors.get(hit.failure.kind, 0) + 1
+        return LLMResult(request, None, hit.text, hit.failure.message, True, hit.usage, 0)
 
     # ----------------------------------------------------------------- one call
 
