@@ -24,8 +24,9 @@ def grounded_responder(body: dict) -> dict:
     prompt = next(m["content"] for m in body["messages"] if m["role"] == "user")
     blocks = _QUOTED.findall(prompt) or [prompt]
     sents = _sentences(blocks[0])
-    subject = re.search(r"Section: (.*)", prompt)
-    topic = subject.group(1).strip() if subject else "this service"
+    # the section's own heading: the last "Section:" line (few-shot examples come first)
+    headings = re.findall(r"^Section: (.*)$", prompt, re.M)
+    topic = headings[-1].strip() if headings else "this service"
     if '{"candidates"' in prompt:
         return {
             "candidates": [
@@ -35,10 +36,12 @@ def grounded_responder(body: dict) -> dict:
         }
     if "correct_answer" in prompt:
         others = [s for b in blocks[1:] for s in _sentences(b)] + sents[1:]
-        distractors = [f"Only on weekends, by appointment {k}." for k in range(3)]
+        correct = " ".join(sents[0].split()[:8])
+        # as long as the correct option (the option-length filter), and supported by no passage
+        distractors = [f"Only on weekends, by written appointment {k}." for k in range(3)]
         return {
             "question": f"Which statement about {topic.lower()} is correct?",
-            "correct_answer": sents[0][:190],
+            "correct_answer": correct,
             "distractors": distractors,
             "rationale": f"The passage says: {sents[0][:120]} {len(others)}",
         }

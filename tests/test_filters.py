@@ -132,6 +132,27 @@ def test_text_checks_with_boundaries(question, answer, ok):
     assert (check_text(item(question=question, answer=answer), CTX, CFG) is None) is ok
 
 
+@pytest.mark.parametrize(
+    ("question", "rejected"),
+    [
+        ("What is the section?", True),  # SmolLM2-135M wrote this
+        ("How many people in the section can get a parking ticket?", True),
+        ("What does this text say about visiting hours?", True),
+        ("According to the document, when is the clinic open?", True),
+        ("Wat staat er in deze tekst over bezoek?", True),
+        ("What is the text on the warning label?", False),  # a subject that happens to be text
+        ("Which section of the manual covers returns?", False),
+        ("What does the section on returns say about refunds?", False),
+        ("When is the clinic open for visitors?", False),
+    ],
+)
+def test_questions_about_the_source_text_are_rejected(question, rejected):
+    verdict = check_text(item(question=question), CTX, CFG)
+    assert (verdict is not None) is rejected
+    if rejected:
+        assert verdict.reason == "question asks about the source text, not its subject"
+
+
 def test_greek_question_mark_only_for_greek():
     question = "Πότε είναι ανοιχτή η κλινική;"
     assert check_text(item(question=question, language="el"), CTX, CFG) is None

@@ -22,7 +22,16 @@ from qagen.records import GeneratorInfo, Item, Rejection
 if TYPE_CHECKING:
     from qagen.generate.requests import PlannedRequest
 
-Question = Annotated[str, StringConstraints(strip_whitespace=True, min_length=5, max_length=500)]
+# A decoding hint for grammar-constrained backends (llama.cpp, vLLM's guided decoding): a
+# question is one line ending in a question mark (Greek uses ";"), without the characters
+# JSON must escape (llama.cpp's converter would let them end the string). Only a hint:
+# pydantic does not check it; the validity filter decides (language-aware) and records why.
+QUESTION_PATTERN = r'^[^"\\\x00-\x1f]{4,400}[?？؟;]$'
+Question = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=5, max_length=500),
+    Field(json_schema_extra={"pattern": QUESTION_PATTERN}),
+]
 Answer = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
 Option = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
 

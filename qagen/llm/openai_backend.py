@@ -3,7 +3,8 @@
 The SDK's own retries are off (``max_retries=0``): the engine retries. A schema is sent as
 ``response_format`` ``json_schema``; a server that rejects that gets ``json_object`` (with
 the schema in the prompt, and as ``schema``, which llama-cpp-python's server enforces with a
-grammar), and then the schema in the prompt alone. The mode is detected once
+grammar; reduced by :func:`~qagen.llm.structured.grammar_schema`, since long length bounds
+crash that server), and then the schema in the prompt alone. The mode is detected once
 per backend instance, kept, and reported in the engine's stats.
 """
 
@@ -19,7 +20,7 @@ from urllib.parse import urlparse
 
 from qagen.llm.base import AuthLLMError, Completion, LLMRequest, TransientLLMError, Usage
 from qagen.llm.errors import classify, error_text, status_of
-from qagen.llm.structured import with_schema_in_prompt
+from qagen.llm.structured import grammar_schema, with_schema_in_prompt
 
 log = logging.getLogger("qagen.llm")
 
@@ -56,8 +57,9 @@ def schema_payload(request: LLMRequest, mode: str) -> tuple[list[dict[str, str]]
         else:
             messages = with_schema_in_prompt(messages, request.schema)
             if mode == "json_object":
-                # llama-cpp-python's server turns "schema" into a grammar; others ignore it.
-                response_format = {"type": "json_object", "schema": request.schema}
+                # llama-cpp-python's server turns "schema" into a grammar (others ignore it);
+                # the full schema's long maxLength bounds would crash it, so send the reduced one.
+                response_format = {"type": "json_object", "schema": grammar_schema(request.schema)}
     return [{"role": m.role, "content": m.content} for m in messages], response_format
 
 

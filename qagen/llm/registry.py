@@ -46,12 +46,16 @@ def _not_an_llm(rest: str, config: LLMConfig) -> LLM:
     )
 
 
-def _needs_local(rest: str, config: LLMConfig) -> LLM:
-    raise LLMSpecError(
-        "local GGUF models (llm.backend 'local' or 'llamacpp:<gguf>') need the optional local support,"
-        " which this build does not include yet: install it with pip install 'qagen[local]' when available,"
-        " or use --llm extractive or openai:<model>@<base_url> (for example a llama.cpp server)"
-    )
+def _local(rest: str, config: LLMConfig) -> LLM:
+    from qagen.llm.llamacpp_backend import local_backend
+
+    return local_backend(rest, config)
+
+
+def _llamacpp(rest: str, config: LLMConfig) -> LLM:
+    from qagen.llm.llamacpp_backend import llamacpp_backend
+
+    return llamacpp_backend(rest, config)
 
 
 def _langchain_spec(rest: str, config: LLMConfig) -> LLM:
@@ -64,8 +68,8 @@ def _langchain_spec(rest: str, config: LLMConfig) -> LLM:
 BACKENDS: dict[str, Factory] = {
     "openai": _openai,
     "langchain": _langchain_spec,
-    "local": _needs_local,
-    "llamacpp": _needs_local,
+    "local": _local,
+    "llamacpp": _llamacpp,
     "extractive": _not_an_llm,
 }
 

@@ -25,6 +25,12 @@ REPAIR_INSTRUCTION = (
 )
 TRUNCATED_HINT = "it was cut off at the token limit, so keep the reply shorter"
 MAX_ERROR_CHARS = 300
+# Longer length bounds make llama.cpp's grammars explode (a 1,000- or 2,000-character maxLength
+# fails to compile: it aborts the in-process model and kills llama-cpp-python's server);
+# 500 compiles in milliseconds. Validation still checks every original bound.
+MAX_GRAMMAR_LENGTH = 500
+MAX_GRAMMAR_MIN_LENGTH = 64
+MAX_GRAMMAR_ENUM = 100
 ResponseModels = type[BaseModel] | Sequence[type[BaseModel] | None] | None
 _FENCE = re.compile(r"^\s*```[A-Za-z0-9_-]*\s*\n(.*?)\n?\s*```\s*$", re.DOTALL)
 
@@ -48,6 +54,40 @@ class Checked:
 def schema_instruction(schema: dict[str, Any]) -> str:
     """The text that asks for JSON matching ``schema`` (for servers without schema support)."""
     return SCHEMA_INSTRUCTION.format(schema=json.dumps(schema, ensure_ascii=False, separators=(",", ":")))
+
+
+def grammar_schema(schema: Any) -> Any:
+    """``schema`` reduced to what llama.cpp's JSON-schema grammar handles safely.
+
+    Lowers ``maxLength`` above 500 to 500 and drops ``minLength`` above 64 (llama.cpp
+    expands length bounds into one grammar rule per character, and fails on long ones), and
+    turns a small integer range (``minimum``..``maximum``, which the converter ignores) into
+    an ``enum``. The lowered bound keeps a small model from running on to the token limit
+    inside one string; validation still applies the original schema to every reply. Titles
+    and descriptions are dropped (they do not constrain). Used for
+    the in-process llama.cpp backend and for ``json_object`` requests that carry a schema
+    (llama-cpp-python's server compiles that schema into a grammar).
+    """
+    if isinstance(schema, list):
+        return [grammar_schema(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in ("title", "description"):
+            continue
+        if key in ("properties", "$defs", "definitions", "patternProperties") and isinstance(value, dict):
+            out[key] = {name: grammar_schema(sub) for name, sub in value.items()}  # names, not keywords
+        else:
+            out[key] = grammar_schema(value)
+    if out.get("maxLength", 0) > MAX_GRAMMAR_LENGTH:
+        out["maxLength"] = MAX_GRAMMAR_LENGTH
+    if out.get("minLength", 0) > MAX_GRAMMAR_MIN_LENGTH:
+        del out["minLength"]
+    lo, hi = out.get("minimum"), out.get("maximum")
+    if out.get("type") == "integer" and isinstance(lo, int) and isinstance(hi, int) and 0 <= hi - lo < MAX_GRAMMAR_ENUM:
+        out = {"enum": list(range(lo, hi + 1))}
+    return out
 
 
 def with_schema_in_prompt(messages: tuple[Message, ...], schema: dict[str, Any]) -> tuple[Message, ...]:
