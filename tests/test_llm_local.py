@@ -235,8 +235,8 @@ def _check_bookkeeping(out: Path, manifest: dict) -> tuple[list[Item], list[Reje
     rejected = read_jsonl(out / "rejected.jsonl", Rejection)
     candidates = read_jsonl(out / "candidates.jsonl", Item)
     assert not {it.id for it in items} & {r.id for r in rejected}
-    for r in rejected:
-        assert r.filter in (*FILTER_NAMES, "generation") and r.reason.strip(), r
+    for r in rejected:  # the filters, plus what generation itself recorded
+        assert r.filter in (*FILTER_NAMES, "generation", "exact_repeat") and r.reason.strip(), r
     funnel = json.loads((out / "funnel.json").read_text())["funnel"]
     by_filter = Counter((r.filter, r.type) for r in rejected)
     for row in funnel:
@@ -244,9 +244,11 @@ def _check_bookkeeping(out: Path, manifest: dict) -> tuple[list[Item], list[Reje
     final = funnel[-1]["filter"]
     accepted = Counter(it.type for it in items)
     assert all(row["out"] == accepted[row["type"]] for row in funnel if row["filter"] == final)
-    failed = manifest["stages"]["generate"]["counts"]["failed_requests"]
+    counts = manifest["stages"]["generate"]["counts"]
+    failed, repeats = counts["failed_requests"], counts.get("exact_repeats", 0)
     assert sum(n for (f, _), n in by_filter.items() if f == "generation") == failed
-    assert len(items) + len(rejected) - failed == len(candidates)
+    assert sum(n for (f, _), n in by_filter.items() if f == "exact_repeat") == repeats
+    assert len(items) + len(rejected) - failed - repeats == len(candidates)
     return items, rejected
 
 
