@@ -49,6 +49,7 @@ ARTIFACTS: dict[str, Artifact] = {
         _json("funnel.json"),
         Artifact("crosseval.json", _write_splits, read_json),
         _jsonl("reviews.jsonl", Verdict),
+        _json("scores.json"),  # written by `qagen score`; the report stage shows it
         Artifact("report.html", write_text, lambda p: p.read_text(encoding="utf-8")),
     )
 }

@@ -1,7 +1,9 @@
 """JSON schemas of the records, generated from the Python types.
 
 ``python -m qagen.schemas`` rewrites ``schemas/*.schema.json``; ``--check`` exits 1 when
-the files differ from the code (the test suite runs the same check).
+the files differ from the code (the test suite runs the same check). The records are those of
+:data:`qagen.records.RECORD_TYPES` plus the question records of ``splits/``
+(:data:`qagen.split_records.SPLIT_RECORD_TYPES`, ``split_question.schema.json``).
 """
 
 from __future__ import annotations
@@ -40,15 +42,22 @@ def closed_schema(node: Any) -> Any:
     return node
 
 
+def schema_types() -> dict[str, type]:
+    """Schema name -> record type, for every schema this module generates."""
+    from qagen.split_records import SPLIT_RECORD_TYPES
+
+    return {**RECORD_TYPES, **SPLIT_RECORD_TYPES}
+
+
 def _name(cls: type) -> str:
-    return next(k for k, v in RECORD_TYPES.items() if v is cls)
+    return next(k for k, v in schema_types().items() if v is cls)
 
 
 def render_all() -> dict[str, str]:
     """File name -> file text for every record schema."""
     return {
         f"{name}.schema.json": json.dumps(schema_for(cls), indent=2, ensure_ascii=False) + "\n"
-        for name, cls in RECORD_TYPES.items()
+        for name, cls in schema_types().items()
     }
 
 

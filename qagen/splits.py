@@ -6,8 +6,11 @@ emulated pages of fold i; the questions of fold i are answerable (expected behav
 configured refusal). Layout, relative to the output folder::
 
     splits/{set}/fold_{i}/pages.jsonl      corpus of iteration i (Page records)
-    splits/{set}/fold_{i}/items.jsonl      fold i's items, as answerable records
-    splits/{set}/fold_{i}/questions.jsonl  iteration i: fold i answerable + other fold unanswerable
+    splits/{set}/fold_{i}/items.jsonl         fold i's items, as answerable records
+    splits/{set}/fold_{i}/unanswerable.jsonl  iteration i's unanswerable records: the other fold's
+                                              items (leakage-flagged ones left out), expected
+                                              behaviour "refuse", expected answer the refusal
+    splits/{set}/fold_{i}/questions.jsonl     iteration i: items.jsonl + unanswerable.jsonl
     splits/leakage.json                    the leakage check, per item
     crosseval.json                         the iterations and their files (written by the runner)
 
@@ -340,7 +343,7 @@ def _crosseval(
                 "corpus_fold": f,
                 "corpus": f"splits/{s}/fold_{f}/pages.jsonl",
                 "answerable": f"splits/{s}/fold_{f}/items.jsonl",
-                "unanswerable": f"splits/{s}/fold_{3 - f}/items.jsonl",
+                "unanswerable": f"splits/{s}/fold_{f}/unanswerable.jsonl",
                 "questions": f"splits/{s}/fold_{f}/questions.jsonl",
                 "counts": {
                     "pages": len(corpus[(s, f)]),
@@ -377,6 +380,8 @@ def write_splits(result: SplitsResult, out_dir: str | Path) -> dict[str, Any]:
         folder = root / "splits" / s / f"fold_{f}"
         write_jsonl(folder / "pages.jsonl", result.pages[(s, f)])
         write_jsonl(folder / "items.jsonl", result.items[(s, f)])
+        refuse = [r for r in result.questions[(s, f)] if r["role"] == "unanswerable"]
+        write_jsonl(folder / "unanswerable.jsonl", refuse)
         write_jsonl(folder / "questions.jsonl", result.questions[(s, f)])
     write_json(root / "splits" / "leakage.json", result.leakage)
     return result.crosseval

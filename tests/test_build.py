@@ -60,11 +60,29 @@ def _validators() -> dict[str, jsonschema.Draft202012Validator]:
     }
 
 
+def _split_validators() -> dict[str, jsonschema.Draft202012Validator]:
+    """File name under splits/{set}/fold_{i}/ -> validator of its lines."""
+    page, question = (
+        jsonschema.Draft202012Validator(json.loads((SCHEMA_DIR / f"{n}.schema.json").read_text()))
+        for n in ("page", "split_question")
+    )
+    return {"pages.jsonl": page, "items.jsonl": question, "unanswerable.jsonl": question, "questions.jsonl": question}
+
+
 def test_every_artifact_line_is_valid_against_its_schema(fast_build):
     for fname, validator in _validators().items():
         lines = (fast_build / fname).read_text().splitlines()
         for line in lines:
             validator.validate(json.loads(line))
+    split_validators = _split_validators()
+    split_files = sorted((fast_build / "splits").glob("*/fold_*/*.jsonl"))
+    assert {p.name for p in split_files} == set(split_validators) and len(split_files) == 16
+    n_records = 0
+    for path in split_files:
+        for line in path.read_text().splitlines():
+            split_validators[path.name].validate(json.loads(line))
+            n_records += 1
+    assert n_records > 0
     items = [json.loads(x) for x in (fast_build / "items.jsonl").read_text().splitlines()]
     assert {it["type"] for it in items} == {"long_form", "factoid", "mcq"}
     # (with these stand-ins one fold may be a single page, whose test part is then empty)

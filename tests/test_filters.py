@@ -185,6 +185,10 @@ def test_mcq_answer_must_be_the_option_at_answer_index():
     assert wrong.reason.startswith("mcq: answer does not match") and wrong.value == "answer is option 1"
     absent = check_mcq(item(type="mcq", answer="Saturday", options=options, answer_index=0), CTX, CFG)
     assert absent.value == "answer is not an option"
+    # an answer that merely contains the option is not that option ("8" is not "open 8 to 17")
+    hours = ("8", "9", "10", "11")
+    longer = check_mcq(item(type="mcq", answer="open 8 to 17", options=hours, answer_index=0), CTX, CFG)
+    assert longer is not None and longer.value == "answer is not an option"
     for index in (-1, 4):
         bad = item(type="mcq", answer="Monday", options=options, answer_index=index)
         assert check_mcq(bad, CTX, CFG).reason == "mcq: answer_index out of range"

@@ -57,7 +57,11 @@ window.confirm = function (m) { window.__dialogs.push("confirm:" + m); return fa
 window.prompt = function (m) { window.__dialogs.push("prompt:" + m); return null; };
 """
 BAD_NAME = "<img src=x onerror=alert(2)>.pdf"
-HOSTILE_MD = """# <script>alert(1)</script> heading
+SCRIPT_TAG = "<script>alert(1)</script>"
+IMG_TAG = "<img src=x onerror=alert(2)>"
+PDF_HEADING = f"{SCRIPT_TAG} Pharmacy hours {IMG_TAG}"
+PDF_BODY = f"Body text with {SCRIPT_TAG} and {IMG_TAG} written inside a sentence."
+HOSTILE_MD = """# <script>alert(1)</script> heading <img src=x onerror=alert(2)>
 
 Body text with <img src=x onerror="window.__pwned=1"> and <script>window.__pwned=2</script> inline.
 Call 020 123 4567 or write to help@evil.example.com for help with the visiting hours policy.
@@ -67,6 +71,42 @@ Call 020 123 4567 or write to help@evil.example.com for help with the visiting h
 More text: </textarea></title></style></script><svg onload="window.__pwned=3"> and {{ 7*7 }} and ${alert(1)}.
 Visitors may park in garage P2 between 08:00 and 20:00; the fee is 2.50 euro per hour.
 """
+
+
+def hostile_pdf(path: Path) -> Path:
+    """A real PDF (reportlab) with the markup in a 20 pt bold heading and in 11 pt body text."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    # One section only: its emulated page then holds no other section, so the folds cannot drop
+    # it as a page spanning both folds and its items (with this text as source passage) are shown.
+    sections = [
+        (
+            PDF_HEADING,
+            [
+                "The outpatient pharmacy on the ground floor is open from 08:00 to 18:00 on weekdays.",
+                PDF_BODY,
+                "Bring your prescription and your insurance card when you collect medicine there.",
+                "Call 020 555 0142 or write to pharmacy@clinic.example.com for questions about refills.",
+                "Repeat prescriptions are ready two working days after your doctor has sent them.",
+                "Patients who cannot travel may ask for delivery of their medicine to their home address.",
+                "Delivery takes one working day and costs 4.95 euro per order within the city limits.",
+            ],
+        ),
+    ]
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y = 770.0
+    for heading, lines in sections:
+        c.setFont("Helvetica-Bold", 20)
+        c.drawString(72, y, heading)
+        y -= 30
+        c.setFont("Helvetica", 11)
+        for line in lines:
+            c.drawString(72, y, line)
+            y -= 15
+        y -= 20
+    c.save()
+    return path
 
 
 def _why_no_browser() -> str | None:
@@ -203,6 +243,7 @@ def test_markup_in_a_document_is_shown_literally_and_never_runs(browser, tmp_pat
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "evil.md").write_text(HOSTILE_MD, encoding="utf-8")
+    hostile_pdf(docs / "evil.pdf")
     for name in ("patient_rights_and_complaints.md", "remote_work_policy.md", "linkhaven_faq.txt"):
         shutil.copy(EXAMPLES / name, docs / name)
     (docs / BAD_NAME).write_bytes(b"%PDF-1.4 not really a PDF <script>alert(3)</script>")
@@ -210,7 +251,18 @@ def test_markup_in_a_document_is_shown_literally_and_never_runs(browser, tmp_pat
     # a tiny hostile corpus: balanced folds are not the point here
     build(docs, out, overrides=[*FAST[:3], "topics.n_clusters=4", "folds.samples_total=40", "folds.min_fold_ratio=0"])
     report = write_report(out)
-    assert "<script>alert(1)</script>" in (out / "sections.jsonl").read_text(encoding="utf-8")
+    sections = _lines(out / "sections.jsonl")
+    # the parser really read the PDF's large bold line as a heading, and the markup as text
+    pdf_sections = [s for s in sections if s["doc_path"] == "evil.pdf"]
+    assert [s["heading"] for s in pdf_sections] == [PDF_HEADING]
+    assert PDF_BODY in pdf_sections[0]["text"] and SCRIPT_TAG not in pdf_sections[0]["text"].split("\n")[0]
+    md_headings = [s["heading"] for s in sections if s["doc_path"] == "evil.md"]
+    assert md_headings[0] == f"{SCRIPT_TAG} heading {IMG_TAG}"
+    # the PDF's section has items, so its passage (body markup included) is on the page
+    pdf_items = [
+        r for r in _lines(out / "items.jsonl") + _lines(out / "rejected.jsonl") if r["source"]["doc_path"] == "evil.pdf"
+    ]
+    assert pdf_items, "no item from evil.pdf: the report would not show its body text"
 
     open_page(browser, report)
     expand = browser.find_element("css selector", "#expand-all")
@@ -218,6 +270,7 @@ def test_markup_in_a_document_is_shown_literally_and_never_runs(browser, tmp_pat
     expand.click()
     full_screenshot(browser, tmp_path / "report_hostile.png")
     assert browser.execute_script("return typeof window.__pwned") == "undefined"
+    assert browser.execute_script("return window.__dialogs") == []  # alert(1), alert(2) never called
     assert page_problems(browser) == []  # no alert, no error, no blocked inline handler
     assert browser.execute_script("return document.scripts.length") == 1
     bad = "img, iframe, object, embed, svg:not(#topic-map):not(.lg svg), [onerror], [onload]"
@@ -229,14 +282,17 @@ def test_markup_in_a_document_is_shown_literally_and_never_runs(browser, tmp_pat
         == 0
     )
     text = browser.find_element("css selector", "body").text
-    assert "<script>alert(1)</script> heading" in text
+    assert f"{SCRIPT_TAG} heading {IMG_TAG}" in text
     assert '<img src=x onerror="window.__pwned=1">' in text
     assert BAD_NAME in text  # the failed document, listed with its reason
     assert '<svg onload="window.__pwned=3">' in text and "{{ 7*7 }}" in text
+    cards = [c.text for c in browser.find_elements("css selector", "#item-list details.card") if "evil.pdf" in c.text]
+    assert cards and all(PDF_HEADING in c and PDF_BODY in c for c in cards)  # heading and body, literally
     titles = browser.execute_script(
         "return Array.from(document.querySelectorAll('#topic-map title'), t => t.textContent)"
     )
-    assert any(t.startswith("<script>alert(1)</script> heading") for t in titles)
+    assert any(t.startswith(f"{SCRIPT_TAG} heading {IMG_TAG}") for t in titles)
+    assert any(t.startswith(PDF_HEADING) for t in titles)
 
 
 def test_the_content_security_policy_blocks_markup_that_escaped(browser, example_report, tmp_path):

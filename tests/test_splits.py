@@ -130,7 +130,7 @@ def test_roles_expected_behaviour_and_leakage():
     assert it["unanswerable_excluded"] == ["v2leak"]
     assert it["counts"] == {"pages": 3, "answerable": 3, "unanswerable": 1, "unanswerable_excluded_leakage": 1}
     assert it["corpus"] == "splits/validation/fold_1/pages.jsonl"
-    assert it["unanswerable"] == "splits/validation/fold_2/items.jsonl"
+    assert it["unanswerable"] == "splits/validation/fold_1/unanswerable.jsonl"
 
 
 def test_leakage_threshold_boundary():
@@ -210,6 +210,16 @@ def test_write_splits_layout(tmp_path):
         assert len(corpus) == it["counts"]["pages"]
         questions = read_jsonl(tmp_path / it["questions"])
         assert all(r["expected_behavior"] in ("answer", "refuse") for r in questions)
+        answerable = read_jsonl(tmp_path / it["answerable"])
+        refuse = read_jsonl(tmp_path / it["unanswerable"])
+        assert len(answerable) == it["counts"]["answerable"] and len(refuse) == it["counts"]["unanswerable"]
+        assert all(r["expected_behavior"] == "answer" and r["role"] == "answerable" for r in answerable)
+        assert all(r["expected_behavior"] == "refuse" and r["role"] == "unanswerable" for r in refuse)
+        assert all(r["expected_answer"] == SplitsConfig().refusal_answer for r in refuse)
+        assert not {r["id"] for r in refuse} & set(it["unanswerable_excluded"])
+        assert [r["id"] for r in questions] == [r["id"] for r in answerable + refuse]
+        # the unanswerable questions come from the other fold, whose pages are not in this corpus
+        assert all(r["fold"] != it["corpus_fold"] for r in refuse)
     assert read_json(tmp_path / "splits" / "leakage.json")["checked"] == 7
 
 

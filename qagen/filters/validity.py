@@ -105,7 +105,8 @@ def ends_as_question(text: str, language: str = "en") -> bool:
 
 
 def check_mcq(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject | None:
-    """Four distinct non-empty options, the answer at ``answer_index``, no "all of the above"."""
+    """Four distinct non-empty options, the answer (normalised) equal to the option at
+    ``answer_index``, no "all of the above"."""
     if item.type != "mcq":
         return None
     options = list(item.options or ())
@@ -121,7 +122,7 @@ def check_mcq(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject | 
     if index is None or not 0 <= index < MCQ_OPTIONS:
         return Reject("mcq: answer_index out of range", None if index is None else float(index))
     answer = normalize_text(item.answer)
-    if answer != normalized[index] and normalized[index] not in answer:
+    if answer != normalized[index]:
         matches = [i for i, n in enumerate(normalized) if n == answer]
         detail = f"answer is option {matches[0]}" if matches else "answer is not an option"
         return Reject("mcq: answer does not match the option at answer_index", detail)

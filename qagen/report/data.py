@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,7 +69,12 @@ def report_data_from_inputs(
         title: Page title.
     """
     values = {fname: inputs[fname] for fname in ARTIFACT_FIELDS if fname in inputs and inputs[fname] is not None}
-    return ReportData(**{ARTIFACT_FIELDS[k]: v for k, v in values.items()}, manifest=dict(manifest or {}), title=title)
+    return ReportData(
+        **{ARTIFACT_FIELDS[k]: v for k, v in values.items()},
+        manifest=dict(manifest or {}),
+        title=title,
+        scores=inputs.get("scores.json"),
+    )
 
 
 def load_report_data(out_dir: str | Path) -> ReportData:
@@ -87,7 +91,6 @@ def load_report_data(out_dir: str | Path) -> ReportData:
     manifest_path = out / MANIFEST
     if not manifest_path.is_file():
         raise FileNotFoundError(f"{out} has no {MANIFEST}; run 'qagen build DOCS -o {out}' first")
-    inputs = {name: ARTIFACTS[name].read(out / name) for name in ARTIFACT_FIELDS if (out / name).is_file()}
-    data = report_data_from_inputs(inputs, read_json(manifest_path), title=out.resolve().name)
-    scores = out / "scores.json"  # written by `qagen score`, not by a build stage
-    return dataclasses.replace(data, scores=read_json(scores)) if scores.is_file() else data
+    names = (*ARTIFACT_FIELDS, "scores.json")  # scores.json: written by `qagen score`, not by a build stage
+    inputs = {name: ARTIFACTS[name].read(out / name) for name in names if (out / name).is_file()}
+    return report_data_from_inputs(inputs, read_json(manifest_path), title=out.resolve().name)

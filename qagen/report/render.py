@@ -121,7 +121,7 @@ def report_context(data: ReportData, config: ReportConfig) -> dict[str, Any]:
         "bloom": bloom_scenario(data),
         "tfs": type_fold_split(data),
         "crosseval": crosseval_view(data),
-        "scores": scores_view(data.scores),
+        "scores": scores_view(data.scores, data.crosseval),
         "samples": item_cards(
             data.items, data.rejected, data.sections, data.topics, config.max_items_shown, config.passage_chars
         ),

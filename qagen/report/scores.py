@@ -62,10 +62,25 @@ def _verdict(key: str, value: float | None) -> dict[str, str] | None:
     return {"state": state, "css": "high" if better else "low", "text": text, "title": f"{state} than the research"}
 
 
-def scores_view(scores: dict[str, Any] | None) -> dict[str, Any] | None:
-    """What the section shows, or None when the output folder holds no ``scores.json``."""
+STALE = (
+    "These scores were computed on an earlier version of this dataset (crosseval.json changed since "
+    "`qagen score` ran, e.g. a rebuild or --approved-only): answer the current questions and score again."
+)
+
+
+def scores_view(scores: dict[str, Any] | None, crosseval: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """What the section shows, or None when the output folder holds no ``scores.json``.
+
+    With ``crosseval`` (the current ``crosseval.json``), scores made for another version of
+    the dataset carry a warning (scores written before qagen recorded the dataset do too).
+    """
+    from qagen.io import stable_hash
+
     if not scores or "overall" not in scores:
         return None
+    warnings = list(scores.get("warnings") or [])
+    if crosseval is not None and scores.get("crosseval_hash") != stable_hash(crosseval):
+        warnings.insert(0, STALE)
     ks = _get(scores, "settings", "recall_k") or [5]
     k = ks[-1]
     overall = score_row("overall", scores["overall"], k)
@@ -85,7 +100,7 @@ def scores_view(scores: dict[str, Any] | None) -> dict[str, Any] | None:
         "refusal_by": _get(scores, "refusal", "decided_by"),
         "answers_file": scores.get("answers_file"),
         "coverage": scores.get("coverage") or {},
-        "warnings": scores.get("warnings") or [],
+        "warnings": warnings,
         "overall": overall,
         "verdicts": {key: _verdict(key, overall.get(key)) for key in PAPER},
         "detection": _get(scores, "overall", "unanswerable_detection") or {},

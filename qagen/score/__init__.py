@@ -59,7 +59,7 @@ def score(
         ScoreError: Invalid answers lines, unknown item ids or iterations, duplicates, or no
             answers at all (the message names them).
     """
-    from qagen.io import sha256_file, write_json, write_jsonl
+    from qagen.io import read_json, sha256_file, stable_hash, write_json, write_jsonl
     from qagen.score.dataset import load_dataset, match_answers
     from qagen.score.evaluate import evaluate
     from qagen.score.judge import make_judges
@@ -84,6 +84,8 @@ def score(
         "qagen_version": _version(),
         "answers_file": str(answers_path),
         "answers_sha256": sha256_file(answers_path),
+        # the dataset scored: the report warns when crosseval.json changes after scoring
+        "crosseval_hash": stable_hash(read_json(out / "crosseval.json")),
     }
     scores |= summarize(rows, matched, dataset, cfg.score, info, notes)
     target = Path(output) if output else out / SCORES_FILE
