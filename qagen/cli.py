@@ -1,6 +1,7 @@
 """The ``qagen`` command line: parses, calls the Python API, prints.
 
-Exit codes: 0 success, 1 error (bad input, failed build), 2 usage or configuration error.
+Exit codes: 0 success, 1 error (bad input, failed build), 2 usage or configuration error,
+3 build finished but incomplete (LLM requests stopped or failed; rerun to finish), 130 interrupted.
 Heavy libraries are imported inside commands, so ``qagen --help`` answers at once.
 """
 
@@ -13,6 +14,7 @@ from typing import Any, NoReturn
 
 import click
 
+EXIT_INCOMPLETE = 3
 STAGE_NAMES = ("parse", "pages", "embed", "topics", "folds", "generate", "filter", "splits", "report")
 
 
@@ -106,7 +108,8 @@ def cli() -> None:
     Review:  open out/report.html, or: qagen inspect out
     Use:     qagen export out --format ragas -o out/ragas
 
-    Exit codes: 0 ok, 1 error, 2 usage or configuration error.
+    Exit codes: 0 ok, 1 error, 2 usage or configuration error, 3 finished but
+    incomplete (some LLM requests stopped or failed: rerun to finish them).
     """
 
 
@@ -176,6 +179,10 @@ def build(
         from qagen.inspect import summary_line
 
         click.echo(summary_line(result), err=True)
+    if result.incomplete:
+        for name, why in result.incomplete.items():
+            click.echo(f"incomplete: {name}: {why}", err=True)
+        sys.exit(EXIT_INCOMPLETE)
 
 
 def _toml_str(value: str) -> str:
@@ -206,7 +213,7 @@ def inspect(out: Path, as_json: bool) -> None:
     click.echo(_run_api(inspect_dir, out, as_json=as_json))
 
 
-@cli.command()
+@cli.command(context_settings={"allow_extra_args": True})
 @click.argument("docs", type=click.Path(path_type=Path))
 @click.option(
     "-o",
@@ -222,22 +229,40 @@ def inspect(out: Path, as_json: bool) -> None:
     multiple=True,
     required=True,
     metavar="KEY=V1,V2,...",
-    help="A grid axis: n_components, min_cluster_size, n_neighbors or min_samples; repeatable.",
+    help="Grid axes, KEY=V1,V2,... each; more axes may follow (KEY=... KEY=...), or repeat --sweep. KEY: "
+    "n_components (UMAP or PCA), n_neighbors (UMAP), min_cluster_size and min_samples (HDBSCAN), "
+    "n_clusters (k-means). Swept values run as given (no topics.auto_scale).",
 )
 @click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), help="TOML config.")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a config key; repeatable.")
-def topics(docs: Path, out: Path, grid: tuple[str, ...], config_path: Path | None, overrides: tuple[str, ...]) -> None:
+@click.pass_context
+def topics(
+    ctx: click.Context,
+    docs: Path,
+    out: Path,
+    grid: tuple[str, ...],
+    config_path: Path | None,
+    overrides: tuple[str, ...],
+) -> None:
     """Sweep BERTopic's key settings and print the paper's quality table, with a recommendation.
 
     \b
-    Example: qagen topics docs --sweep n_components=5,10,15 --sweep min_cluster_size=10,20,30
+    Example: qagen topics docs --sweep n_components=5,10,15 min_cluster_size=10,20,30
+    Same:    qagen topics docs --sweep n_components=5,10,15 --sweep min_cluster_size=10,20,30
     """
+    from qagen.topics.cli_support import sweep_cli_args
     from qagen.topics.sweep_command import sweep_folder
 
-    grid_items = [part for spec in grid for part in spec.split()]
+    docs_arg, grid_items = _run_api(sweep_cli_args, str(docs), grid, ctx.args)
     click.echo(
         _run_api(
-            sweep_folder, docs, out, grid_items, config_path, list(overrides), log=lambda m: click.echo(m, err=True)
+            sweep_folder,
+            Path(docs_arg),
+            out,
+            grid_items,
+            config_path,
+            list(overrides),
+            log=lambda m: click.echo(m, err=True),
         )
     )
 

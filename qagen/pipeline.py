@@ -81,7 +81,16 @@ STAGES: tuple[Stage, ...] = (
         "cross-evaluation splits and leakage check",
         optional_inputs=("reviews.jsonl",),
     ),
-    Stage("report", REPORT_INPUTS, ("report.html",), ("report",), st.run_report, None, "self-contained HTML report"),
+    Stage(
+        "report",
+        REPORT_INPUTS,
+        ("report.html",),
+        ("report",),
+        st.run_report,
+        None,
+        "self-contained HTML report",
+        optional_inputs=("scores.json",),
+    ),
 )
 
 STAGE_NAMES = tuple(s.name for s in STAGES)
@@ -103,6 +112,11 @@ class BuildResult:
     @property
     def skipped(self) -> list[str]:
         return [r.name for r in self.stages if r.status == "skipped"]
+
+    @property
+    def incomplete(self) -> dict[str, str]:
+        """Stages that ran but left work for the next build (stage -> why); empty when done."""
+        return {r.name: r.incomplete for r in self.stages if r.incomplete}
 
 
 def build(

@@ -46,12 +46,19 @@ class BuildError(RuntimeError):
 
 @dataclass
 class StageOutput:
-    """What a stage function returns: artifact values by name, plus counts and problems."""
+    """What a stage function returns: artifact values by name, plus counts and problems.
+
+    ``incomplete`` says why the stage's work is not finished although its artifacts are
+    valid (an LLM run stopped by a budget, requests that failed after their retries): the
+    stage is recorded as ``incomplete`` and runs again on the next build, which pays only
+    for what is still missing (the request cache holds the rest).
+    """
 
     artifacts: dict[str, Any]
     counts: dict[str, Any] = field(default_factory=dict)
     errors: list[dict[str, Any]] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)
+    incomplete: str | None = None
 
 
 @dataclass
@@ -98,6 +105,7 @@ class StageReport:
     seconds: float
     counts: dict[str, Any]
     errors: list[dict[str, Any]]
+    incomplete: str | None = None  # why a stage that ran is not finished (it reruns next time)
 
 
 def dependency_versions() -> dict[str, str]:
@@ -277,7 +285,8 @@ class Runner:
         seconds = time.perf_counter() - t0
         manifest["stages"][stage.name] = {
             "fingerprint": fp,
-            "status": "ok",
+            "status": "incomplete" if result.incomplete else "ok",
+            **({"incomplete_reason": result.incomplete} if result.incomplete else {}),
             "skipped": False,
             "seconds": round(seconds, 3),
             "cpu_seconds": round(time.process_time() - c0, 3),
@@ -288,4 +297,6 @@ class Runner:
             **result.info,
         }
         self._save_manifest(manifest)
-        return StageReport(stage.name, "ran", seconds, result.counts, result.errors)
+        if result.incomplete:
+            self.log(f"warning: {stage.name} is incomplete: {result.incomplete}")
+        return StageReport(stage.name, "ran", seconds, result.counts, result.errors, result.incomplete)

@@ -79,6 +79,12 @@ def make_embedder(ctx: StageContext) -> Any:
 
 def _embedder_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
     obj = extra.get("embedder")
+    spec = str(config.embed.backend)
+    if obj is None and spec.startswith("openai") and "@" not in spec and not config.embed.base_url:
+        from qagen.embed.registry import llm_base_url
+
+        # an openai embedder without a URL of its own takes the LLM's server: part of its identity
+        return {"llm_base_url": llm_base_url(config.llm)}
     return getattr(obj, "id", obj)
 
 
@@ -228,8 +234,13 @@ def _generate_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
     from qagen.generate.prompts import prompt_fingerprint
 
     obj = extra.get("llm")
-    backend = getattr(obj, "id", obj)
-    return {"llm": backend, "prompts": prompt_fingerprint(extra.get("prompts_dir"))}
+    if obj is not None and not isinstance(obj, str):
+        from qagen.llm import get_llm
+
+        obj = get_llm(obj, config.llm).id  # a LangChain model's id names its class, model and settings
+    few_shot = config.generate.few_shot_file
+    few_shot_hash = sha256_file(few_shot) if few_shot and Path(few_shot).is_file() else None
+    return {"llm": obj, "prompts": prompt_fingerprint(extra.get("prompts_dir")), "few_shot": few_shot_hash}
 
 
 def _generation_context(ctx: StageContext, gen_cfg: Any) -> Any:
@@ -263,6 +274,7 @@ def run_generate(ctx: StageContext) -> StageOutput:
         items, failures, info = generate_extractive(gctx), [], {"llm": {"backend": "extractive"}}
     else:
         items, failures, info = _generate_with_llm(ctx, gctx, gen_cfg, backend)
+    incomplete = _unfinished(info["llm"], ctx.config.llm.cache_failures)
     by_type = Counter(it.type for it in items)
     counts.update(
         {
@@ -272,18 +284,45 @@ def run_generate(ctx: StageContext) -> StageOutput:
             "exact_repeats": sum(f.filter == "exact_repeat" for f in failures),
         }
     )
+    if "s3_fallbacks" in info:  # S3 requests asked as S2: no related section in another document
+        counts["mcq_s3_requested_as_s2"] = info.pop("s3_fallbacks")
     return StageOutput(
         {"candidates.jsonl": items, "generation_failures.jsonl": failures},
         counts=counts,
         errors=[{"request": f.id, "reason": f.reason} for f in failures[:50]],
         info=info,
+        incomplete=incomplete,
     )
+
+
+def _unfinished(stats: dict[str, Any], cache_failures: bool) -> str | None:
+    """Why an LLM run left work that a rerun would do, else None.
+
+    A rerun resends requests that were not run (budget, stop) and those that failed after
+    their retries (timeouts, 5xx, connection errors); a reply still invalid after its
+    repairs is settled when failures are cached (the rerun replays it, paying nothing).
+    """
+    from qagen.llm.structured import REPLY_ERROR_KINDS
+
+    settled = REPLY_ERROR_KINDS if cache_failures else frozenset()
+    unsettled = sum(n for kind, n in stats.get("errors", {}).items() if kind not in settled)
+    parts = []
+    if stats.get("stopped_reason"):
+        parts.append(f"stopped: {stats['stopped_reason']}")
+    if stats.get("not_run"):
+        parts.append(f"{stats['not_run']} request(s) not run")
+    if unsettled:
+        parts.append(f"{unsettled} request(s) failed and will be sent again")
+    if not parts:
+        return None
+    return "; ".join(parts) + "; rerun the same command to finish (completed requests are cached)"
 
 
 def _generate_with_llm(ctx: StageContext, gctx: Any, gen_cfg: Any, backend: Any) -> tuple[list, list, dict]:
     from qagen.generate.replies import items_from_results
     from qagen.generate.requests import plan_requests
     from qagen.llm import LLMEngine, get_llm
+    from qagen.llm.engine import public_id
 
     llm = get_llm(backend, ctx.config.llm)
     planned = plan_requests(gctx, ctx.extra.get("prompts_dir"), gen_cfg, llm=ctx.config.llm)
@@ -292,12 +331,13 @@ def _generate_with_llm(ctx: StageContext, gctx: Any, gen_cfg: Any, backend: Any)
         raise DryRun(engine.estimate([p.request for p in planned], [p.response_model for p in planned]), llm.id)
     results = engine.run([p.request for p in planned], [p.response_model for p in planned])
     items, failures = items_from_results(
-        planned, [r.value for r in results], gctx, llm.id, llm.model, [r.error for r in results]
+        planned, [r.value for r in results], gctx, public_id(llm.id), llm.model, [r.error for r in results]
     )
     stats = engine.stats.to_dict()
     if stats.get("stopped_reason"):
         ctx.log(f"warning: generation stopped early: {stats['stopped_reason']} (results so far are kept)")
-    return items, failures, {"llm": {"backend": llm.id, **stats}}
+    fallbacks = sum(bool(p.meta.get("scenario_fallback")) for p in planned)
+    return items, failures, {"llm": {"backend": public_id(llm.id), **stats}, "s3_fallbacks": fallbacks}
 
 
 class DryRun(Exception):

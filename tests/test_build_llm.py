@@ -117,6 +117,76 @@ def test_budget_stop_keeps_valid_artifacts(tmp_path):
     assert failures and all(f["filter"] == "generation" for f in failures)
 
 
+def test_stopped_generation_is_incomplete_and_the_rerun_finishes_it(tmp_path):
+    """A provider outage stops the run: the stage is recorded as incomplete (not ok), and the
+    next build (same command, provider back) sends only what is missing."""
+    out = tmp_path / "out"
+    with FakeOpenAIServer(grounded_responder, fault_rate=1.0, faults=[server_error(503)], seed=1) as server:
+        settings = [*_llm_overrides(server.url), "llm.max_retries=0", "llm.max_consecutive_failures=3"]
+        first = build(EXAMPLES, out, overrides=settings, until="generate")
+        entry = json.loads((out / "manifest.json").read_text())["stages"]["generate"]
+        assert entry["status"] == "incomplete" and "stopped" in entry["incomplete_reason"]
+        assert "generate" in first.incomplete and (out / "candidates.jsonl").is_file()
+        server.fault_rate = 0.0  # the provider is back
+        before = server.count()
+        second = build(EXAMPLES, out, overrides=settings, until="generate")
+        sent = server.count() - before
+        third = build(EXAMPLES, out, overrides=settings, until="generate")
+        assert server.count() == before + sent  # nothing left to send
+    llm = json.loads((out / "manifest.json").read_text())["stages"]["generate"]["llm"]
+    assert "generate" in second.ran and not second.incomplete
+    assert sent == llm["requests"] == llm["succeeded"]  # the outage answered nothing: all sent once now
+    assert "generate" in third.skipped and not third.incomplete
+
+
+def test_requests_failed_after_retries_are_sent_again_and_only_they(tmp_path):
+    out = tmp_path / "out"
+    with FakeOpenAIServer(grounded_responder, fault_rate=0.3, faults=[server_error(500)], seed=3) as server:
+        settings = [*_llm_overrides(server.url), "llm.max_retries=0", "llm.max_consecutive_failures=1000"]
+        partial = build(EXAMPLES, out, overrides=settings, until="generate")
+        stats = json.loads((out / "manifest.json").read_text())["stages"]["generate"]["llm"]
+        assert stats["failures"] > 0 and stats["errors"] == {"http_500": stats["failures"]}
+        assert "failed and will be sent again" in partial.incomplete["generate"]
+        server.fault_rate = 0.0
+        before = server.count()
+        done = build(EXAMPLES, out, overrides=settings, until="generate")
+        assert server.count() - before == stats["failures"]  # the others come from the cache
+    assert not done.incomplete
+    after = json.loads((out / "manifest.json").read_text())["stages"]["generate"]
+    assert after["status"] == "ok" and after["llm"]["cache_hits"] == stats["succeeded"]
+
+
+def test_a_langchain_model_build_resumes_like_a_spec(tmp_path):
+    """build(llm=<LangChain chat model>): a rerun with an equal model skips generation."""
+    from langchain_openai import ChatOpenAI
+
+    out = tmp_path / "out"
+    with FakeOpenAIServer(grounded_responder) as server:
+
+        def model(**kw) -> ChatOpenAI:
+            return ChatOpenAI(model="fake-model", base_url=server.url, api_key="sk-test", max_retries=0, **kw)
+
+        first = build(EXAMPLES, out, overrides=FAST, llm=model(), until="generate")
+        sent = server.count()
+        second = build(EXAMPLES, out, overrides=FAST, llm=model(), until="generate")
+        assert server.count() == sent
+        other = build(EXAMPLES, out, overrides=FAST, llm=model(top_p=0.5), until="generate")
+    assert "generate" in first.ran and sent > 0
+    assert "generate" in second.skipped
+    assert "generate" in other.ran  # another model setting is another fingerprint
+
+
+def test_cli_exit_code_3_when_generation_is_incomplete(tmp_path):
+    with FakeOpenAIServer(grounded_responder, fault_rate=1.0, faults=[server_error(503)], seed=1) as server:
+        args = [sys.executable, "-m", "qagen.cli", "build", str(EXAMPLES), "-o", str(tmp_path / "out"), "-q"]
+        args += ["--until", "generate"]
+        for item in [*_llm_overrides(server.url), "llm.max_retries=0", "llm.max_consecutive_failures=2"]:
+            args += ["--set", item]
+        done = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 3, done.stderr[-2000:]
+    assert "incomplete: generate: stopped" in done.stderr and "rerun the same command" in done.stderr
+
+
 def _answered(srv: ServerProcess) -> int:
     return srv.stats()["statuses"].get("200", 0)
 

@@ -104,7 +104,8 @@ class OpenAIBackend:
 
     @property
     def auth_hint(self) -> str:
-        where = urlparse(self.base_url).netloc if self.base_url else "api.openai.com"
+        # host and port only: a URL's user:password must never reach a message
+        where = urlparse(self.base_url).netloc.rpartition("@")[2] if self.base_url else "api.openai.com"
         return f"set {self._api_key_env} to a valid key for {where} (or check the key)"
 
     def _key(self) -> str:

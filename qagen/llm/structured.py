@@ -35,8 +35,12 @@ ResponseModels = type[BaseModel] | Sequence[type[BaseModel] | None] | None
 _FENCE = re.compile(r"^\s*```[A-Za-z0-9_-]*\s*\n(.*?)\n?\s*```\s*$", re.DOTALL)
 
 
+REPLY_ERROR_KINDS = frozenset({"empty", "invalid_json", "wrong_schema", "truncated", "refusal"})
+
+
 class ReplyError(ValueError):
-    """A reply that cannot be used. ``kind`` is a short tag counted in the stats."""
+    """A reply that cannot be used. ``kind`` (one of :data:`REPLY_ERROR_KINDS`) is a short
+    tag counted in the stats."""
 
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
