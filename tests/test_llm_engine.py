@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import Any
 
 import pytest
 from llm_server import (
     FakeOpenAIServer,
     fast_config,
     invalid_json,
+    ok,
     rate_limit,
     refusal,
     reset,
@@ -17,11 +19,15 @@ from llm_server import (
     slow,
     status,
     truncated,
+    unauthorized,
     wrong_schema,
 )
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from qagen.llm import AuthLLMError, LLMEngine, LLMRequest, Message, get_llm
+from qagen.llm.base import Completion, LLMError
+from qagen.llm.cache import RequestCache
+from qagen.llm.engine import public_id
 from qagen.llm.openai_backend import OpenAIBackend
 from qagen.llm.structured import grammar_schema
 
@@ -321,3 +327,89 @@ def test_missing_usage_is_estimated(server):
 def test_engine_accepts_specs_and_objects(server):
     llm = get_llm(f"openai:fake-model@{server.url}")
     assert LLMEngine(llm, fast_config()).run(requests(1), QA)[0].ok
+
+
+# ----------------------------------------------------------------- no failure dropped, nothing leaked
+
+
+class KeyedQA(BaseModel):
+    """A response model whose validator has a bug: a reply without 'question' raises KeyError."""
+
+    question: str
+    answer: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lookup(cls, data: Any) -> Any:
+        return {"question": data["question"], "answer": data.get("answer")}
+
+
+def test_a_validator_that_crashes_is_a_recorded_failure_not_the_end_of_the_run(server):
+    server.script(wrong_schema())  # {"unexpected": true}: the validator's data["question"] raises KeyError
+    eng = engine(server, max_concurrency=1)
+    results = eng.run(requests(3), KeyedQA)
+    assert results[0].value is None and results[0].error == "checking the reply raised KeyError"
+    assert results[0].text == '{"unexpected": true}' and results[0].attempts == 1  # no repair: not the reply's fault
+    assert all(r.ok for r in results[1:]) and eng.stats.errors == {"check_error": 1} and server.count() == 3
+
+
+def test_a_reply_nested_too_deep_for_json_does_not_end_the_run(server):
+    server.script("[" * 5000)  # json.loads raises RecursionError, not JSONDecodeError
+    results = engine(server, max_concurrency=1).run(requests(3), QA)
+    assert all(r.ok for r in results[1:])
+    first = results[0]  # recorded (or repaired, should the parser learn to call it invalid JSON)
+    assert first.ok or first.error.startswith(("checking the reply raised RecursionError", "invalid JSON"))
+
+
+class _OddBackend:
+    """A backend that breaks the protocol: raises a bare LLMError, then returns no Completion."""
+
+    id = model = "odd"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def complete(self, request: LLMRequest) -> Any:
+        self.calls += 1
+        if self.calls == 1:
+            raise LLMError("odd backend: not available")
+        return None if self.calls == 2 else Completion('{"question": "What?", "answer": "A."}')
+
+
+def test_backend_errors_outside_the_protocol_are_recorded_and_the_run_goes_on():
+    eng = LLMEngine(_OddBackend(), fast_config(max_concurrency=1))
+    results = eng.run(requests(3), QA)
+    assert [r.error for r in results] == [
+        "odd backend: not available",
+        "backend error: complete() returned NoneType",
+        None,
+    ]
+    assert eng.stats.errors == {"backend_error": 2} and eng.stats.stopped_reason is None
+
+
+def test_an_auth_failure_mid_run_lets_paid_calls_in_flight_finish_and_be_cached(tmp_path):
+    cache = tmp_path / "llm.sqlite"
+    with FakeOpenAIServer(qa_responder) as srv:
+        # the probe passes; of the three calls that follow it, two are slow and one gets 401
+        srv.script(ok(), slow(0.3), slow(0.3), unauthorized())
+        eng = LLMEngine(f"openai:fake-model@{srv.url}", fast_config(max_concurrency=3), cache_path=cache)
+        with pytest.raises(AuthLLMError, match=r"^authentication failed \(HTTP 401\)"):
+            eng.run(requests(10), QA)
+        assert srv.count() == 4  # nothing started after the 401
+    with RequestCache(cache) as rows:
+        assert len(rows) == 3  # the probe and both slow replies: paid for, so kept
+    s = eng.stats
+    assert (s.succeeded, s.failures, s.not_run, s.errors) == (3, 1, 6, {"auth": 1})
+    assert s.requests == s.cache_hits + s.succeeded + s.failures + s.not_run == 10
+
+
+def test_credentials_in_a_base_url_stay_out_of_the_stats_and_logs(caplog):
+    spec = "openai:fake-model@https://user:sk-in-url-secret@llm.example.com/v1?api-key=sk-query-secret"
+    with caplog.at_level(logging.INFO, logger="qagen"):
+        eng = LLMEngine(spec, fast_config())
+        eng.run([], QA)
+    assert eng.stats.backend == "openai:fake-model@https://llm.example.com/v1"
+    assert "secret" not in json.dumps(eng.stats.to_dict())
+    assert all("secret" not in r.getMessage() for r in caplog.records)
+    assert public_id("openai:m@http://127.0.0.1:8000/v1") == "openai:m@http://127.0.0.1:8000/v1"
+    assert public_id("langchain:ChatOpenAI:m:0123abcd") == "langchain:ChatOpenAI:m:0123abcd"

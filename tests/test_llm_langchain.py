@@ -3,7 +3,19 @@
 from __future__ import annotations
 
 import pytest
-from llm_server import FakeOpenAIServer, fast_config, invalid_json, rate_limit, refusal, reset, server_error, truncated
+from llm_server import (
+    FakeOpenAIServer,
+    fast_config,
+    invalid_json,
+    rate_limit,
+    refusal,
+    reset,
+    server_error,
+    slow,
+    status,
+    truncated,
+    wrong_schema,
+)
 from pydantic import BaseModel
 
 from qagen.llm import AuthLLMError, LLMEngine, LLMRequest, Message, get_llm
@@ -49,18 +61,33 @@ def test_structured_replies_usage_and_order(server):
     assert body["response_format"]["type"] == "json_schema" and body["temperature"] == 0.7
 
 
-@pytest.mark.parametrize("bad", [invalid_json(), truncated()], ids=["invalid", "truncated"])
+@pytest.mark.parametrize("bad", [invalid_json(), wrong_schema(), truncated()], ids=["invalid", "schema", "truncated"])
 def test_invalid_replies_are_repaired(server, bad):
     server.script(bad)
     eng = LLMEngine(chat(server), fast_config())
     [result] = eng.run(requests(1), QA)
     assert result.ok and result.attempts == 2 and eng.stats.repairs == 1
+    assert isinstance(result.value, QA) and server.count() == 2
+    repair = server.chat_requests[1].body["messages"]
+    assert repair[-2]["role"] == "assistant" and "could not be used" in repair[-1]["content"]
 
 
-def test_invalid_replies_are_recorded_after_repairs(server):
-    server.script(invalid_json(), invalid_json())
-    [result] = LLMEngine(chat(server), fast_config(repair_attempts=1)).run(requests(1), QA)
-    assert result.value is None and result.error.startswith("invalid JSON") and result.text
+@pytest.mark.parametrize(
+    ("bad", "kind", "phrase"),
+    [
+        (invalid_json(), "invalid_json", "invalid JSON"),
+        (wrong_schema(), "wrong_schema", "reply does not match the schema: question: Field required"),
+        (truncated(), "truncated", "truncated at max_tokens"),
+    ],
+    ids=["invalid", "schema", "truncated"],
+)
+def test_invalid_replies_are_recorded_after_repairs_never_coerced(server, bad, kind, phrase):
+    server.script(bad, bad)
+    eng = LLMEngine(chat(server), fast_config(repair_attempts=1))
+    [result] = eng.run(requests(1), QA)
+    assert result.value is None and result.data is None and result.text
+    assert phrase in result.error and "after 1 repair request" in result.error
+    assert eng.stats.errors == {kind: 1} and eng.stats.failures == 1 and server.count() == 2
 
 
 def test_refusal_is_recorded(server):
@@ -69,12 +96,32 @@ def test_refusal_is_recorded(server):
     assert result.error == "the model refused to answer" and server.count() == 1
 
 
-@pytest.mark.parametrize("fault", [rate_limit(0.05), server_error(500), server_error(503), reset()])
+@pytest.mark.parametrize(
+    "fault",
+    [rate_limit(0.05), server_error(500), server_error(503), status(408), reset()],
+    ids=["429", "500", "503", "408", "reset"],
+)
 def test_transient_failures_are_retried(server, fault):
     server.script(fault)
     eng = LLMEngine(chat(server), fast_config())
     [result] = eng.run(requests(1), QA)
-    assert result.ok and result.attempts == 2 and eng.stats.retries == 1
+    assert result.ok and result.attempts == 2 and eng.stats.retries == 1 and server.count() == 2
+
+
+def test_a_reply_slower_than_the_timeout_is_retried(server):
+    server.script(slow(1.5))
+    eng = LLMEngine(chat(server), fast_config(timeout_s=0.4))
+    [result] = eng.run(requests(1), QA)
+    assert result.ok and isinstance(result.value, QA) and result.attempts == 2
+    assert eng.stats.retries == 1 and eng.stats.errors == {} and server.count() == 2
+
+
+def test_transient_failures_out_of_retries_are_recorded(server):
+    server.script(status(408), slow(1.5))
+    eng = LLMEngine(chat(server), fast_config(timeout_s=0.4, max_retries=1))
+    [result] = eng.run(requests(1), QA)
+    assert result.value is None and result.error == "timed out after 0.4 s; gave up after 2 attempts"
+    assert eng.stats.errors == {"timeout": 1} and server.count() == 2
 
 
 def test_401_fails_fast():

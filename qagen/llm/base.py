@@ -131,9 +131,21 @@ class LLMStats:
     ``cost_usd`` are what those calls used, from the API's ``usage`` (estimated when a server
     sends none), priced with ``llm.prices`` (``cost_known`` is False without a price).
     ``errors`` counts failures by kind (``http_500``, ``timeout``, ``invalid_json``,
-    ``wrong_schema``, ``truncated``, ``refusal``, ...). ``structured_mode`` is how schemas
-    reached the model; ``stopped_reason`` says why a run stopped early (budget, a streak of
-    failures, authentication), else None.
+    ``wrong_schema``, ``truncated``, ``refusal``, ``backend_error``, ``check_error`` when
+    checking a reply crashed, ``auth`` or ``quota`` for the call that stopped the run, ...).
+    ``structured_mode`` is how schemas reached the model; ``stopped_reason`` says why a run
+    stopped early (budget, a streak of failures, authentication), else None.
+    ``client_cpu_s`` is the CPU time the run's own thread spent (cache lookups, request
+    building, the SDK and HTTP client, parsing and validating replies), the one-off import
+    of the backend's SDK excluded: the client's overhead, which ``client_cpu_s /
+    requests_sent`` puts per request.
+
+    ``cached_prompt_tokens``, ``cached_completion_tokens`` and ``cached_cost_usd`` are what
+    the replies replayed from the request cache cost when they were first paid for (valid
+    replies and cached failures alike; from the usage stored with each reply, priced with
+    today's ``llm.prices``). A run resumed after a kill pays ``cost_usd`` and replays the
+    rest, so the whole dataset cost ``cost_usd + cached_cost_usd``. Calls whose reply never
+    reached the cache (a kill mid-call, a transient failure) are not in the cached figures.
     """
 
     backend: str = ""
@@ -149,10 +161,14 @@ class LLMStats:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
+    cached_prompt_tokens: int = 0
+    cached_completion_tokens: int = 0
+    cached_cost_usd: float = 0.0
     cost_known: bool = True
     structured_mode: str | None = None
     stopped_reason: str | None = None
     elapsed_s: float = 0.0
+    client_cpu_s: float = 0.0
     errors: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -160,7 +176,9 @@ class LLMStats:
 
         data = asdict(self)
         data["cost_usd"] = round(self.cost_usd, 6)
+        data["cached_cost_usd"] = round(self.cached_cost_usd, 6)
         data["elapsed_s"] = round(self.elapsed_s, 3)
+        data["client_cpu_s"] = round(self.client_cpu_s, 3)
         return data
 
     def __add__(self, other: LLMStats) -> LLMStats:
@@ -169,7 +187,8 @@ class LLMStats:
             k: getattr(self, k) + getattr(other, k)
             for k in (
                 "requests", "requests_sent", "cache_hits", "succeeded", "retries", "repairs", "failures",
-                "not_run", "prompt_tokens", "completion_tokens", "cost_usd", "elapsed_s",
+                "not_run", "prompt_tokens", "completion_tokens", "cost_usd", "cached_prompt_tokens",
+                "cached_completion_tokens", "cached_cost_usd", "elapsed_s", "client_cpu_s",
             )
         }  # fmt: skip
         errors = dict(self.errors)

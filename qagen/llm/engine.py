@@ -12,9 +12,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import re
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +24,14 @@ from pydantic import BaseModel
 from qagen.config import Config, LLMConfig
 from qagen.llm.base import (
     LLM,
+    AuthLLMError,
     BadRequestLLMError,
     Completion,
     LLMError,
     LLMRequest,
     LLMResult,
     LLMStats,
+    QuotaLLMError,
     TransientLLMError,
     Usage,
 )
@@ -38,7 +41,15 @@ from qagen.llm.limits import Budget, BudgetExceeded, Pacer
 from qagen.llm.loop import run_sync
 from qagen.llm.pricing import cost_of, estimate_prompt_tokens, estimate_tokens, price_for
 from qagen.llm.retry import give_up, retrying
-from qagen.llm.structured import ReplyError, ResponseModels, check_reply, expand_models, repair_request, with_schemas
+from qagen.llm.structured import (
+    Checked,
+    ReplyError,
+    ResponseModels,
+    check_reply,
+    expand_models,
+    repair_request,
+    with_schemas,
+)
 
 log = logging.getLogger("qagen.llm")
 
@@ -56,6 +67,10 @@ class _CallFailed(Exception):
         self.attempts = attempts
 
 
+class _CheckCrashed(Exception):
+    """Checking a reply raised something other than a ReplyError (a bug in a response model)."""
+
+
 @dataclasses.dataclass
 class _Run:
     """State of one ``run()``."""
@@ -68,6 +83,7 @@ class _Run:
     bar: Any
     probe_done: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
     probe_started: bool = False
+    sending: set[asyncio.Task[Any]] = dataclasses.field(default_factory=set)  # workers waiting for a reply
 
 
 class LLMEngine:
@@ -104,7 +120,7 @@ class LLMEngine:
                 f"llm.max_cost_usd needs a price for model '{self.llm.model}': "
                 f'add llm.prices."{self.llm.model}" = [prompt, completion] (USD per million tokens)'
             )
-        self.stats = LLMStats(backend=self.llm.id, model=self.llm.model, cost_known=self.price is not None)
+        self.stats = LLMStats(backend=public_id(self.llm.id), model=self.llm.model, cost_known=self.price is not None)
         self._budget = Budget(self.config.max_requests, self.config.max_cost_usd)
         self._pacer = Pacer(self.config.requests_per_minute, self.config.tokens_per_minute)
         self._stopped: str | None = None
@@ -129,18 +145,22 @@ class LLMEngine:
 
     async def arun(self, requests: Sequence[LLMRequest], response_model: ResponseModels = None) -> list[LLMResult]:
         """The async form of :meth:`run`, for callers that already run an event loop."""
-        started = time.monotonic()
+        started, cpu_started = time.monotonic(), time.thread_time()
         run = self._prepare(list(requests), response_model)
         try:
             pending = self._replay_cache(run)
             if pending and hasattr(self.llm, "prepare"):
-                self.llm.prepare()
+                cpu_prepare = time.thread_time()
+                self.llm.prepare()  # imports the SDK: one-off, not per-request overhead
+                cpu_started += time.thread_time() - cpu_prepare
             await self._execute(run, pending)
         except LLMError as exc:
             self._stop(str(exc))
+            self.stats.not_run += sum(r is None for r in run.results)
             raise
         finally:
             self.stats.elapsed_s += time.monotonic() - started
+            self.stats.client_cpu_s += time.thread_time() - cpu_started
             self.stats.structured_mode = getattr(self.llm, "structured_mode", None)
             run.bar.close()
             if run.cache is not None:
@@ -201,9 +221,9 @@ class LLMEngine:
             hit = hits.get(key)
             if hit is not None:
                 try:
-                    checked = check_reply(Completion(hit.text), run.requests[i], run.models[i])
-                except ReplyError:
-                    if self._replays(hit):
+                    checked = _check(Completion(hit.text), run.requests[i], run.models[i])
+                except (ReplyError, _CheckCrashed) as exc:
+                    if isinstance(exc, ReplyError) and self._replays(hit):
                         run.results[i] = self._cached_failure(run.requests[i], hit)
                         run.bar.update()
                         continue
@@ -212,7 +232,7 @@ class LLMEngine:
                     run.results[i] = LLMResult(
                         run.requests[i], checked.value, hit.text, None, True, hit.usage, 0, checked.data
                     )
-                    self.stats.cache_hits += 1
+                    self._count_replay(hit)
                     run.bar.update()
             if hit is None:
                 pending.append(i)
@@ -224,8 +244,14 @@ class LLMEngine:
         if not tasks:
             return
         try:
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-        finally:  # an error in one worker, or Ctrl-C, ends them all
+            done, running = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+            raised = [t.exception() for t in done if not t.cancelled() and t.exception() is not None]
+            in_flight = [t for t in running if t in run.sending]
+            if in_flight and all(isinstance(e, AuthLLMError) for e in raised):
+                # the key or the quota failed and the engine stopped: calls in flight are paid for, so
+                # let them end (within timeout_s) and be cached; nothing new starts, waits are cut short
+                await asyncio.wait(in_flight, timeout=self.config.timeout_s)
+        finally:  # any other error in a worker, or Ctrl-C, ends them all
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -236,7 +262,12 @@ class LLMEngine:
     async def _worker(self, run: _Run, pending: deque[int]) -> None:
         while pending and self._stopped is None:
             i = pending.popleft()
-            run.results[i] = await self._one(run, i)
+            try:
+                run.results[i] = await self._one(run, i)
+            except AuthLLMError as exc:  # recorded in the stats, then raised: the run stops
+                kind = "quota" if isinstance(exc, QuotaLLMError) else "auth"
+                run.results[i] = self._failed(run.requests[i], kind, str(exc), None, Usage(), 0)
+                raise
             run.bar.update()
 
     async def _one(self, run: _Run, i: int) -> LLMResult:
@@ -256,7 +287,9 @@ class LLMEngine:
                 return self._failed(original, exc.kind, str(exc), text, usage, attempts + exc.attempts)
             attempts, usage = attempts + n, usage + completion.usage
             try:
-                checked = check_reply(completion, original, model)
+                checked = _check(completion, original, model)
+            except _CheckCrashed as exc:  # not the reply's fault: no repair, not cached
+                return self._failed(original, "check_error", str(exc), completion.text, usage, attempts)
             except ReplyError as exc:
                 last = (completion.text or completion.refusal or "", exc)
                 if exc.kind == "refusal" or round_ == self.config.repair_attempts:
@@ -287,10 +320,17 @@ class LLMEngine:
     def _cached_failure(self, request: LLMRequest, hit: CachedReply) -> LLMResult:
         """A failure replayed from the cache: counted as a failure and a cache hit, nothing paid."""
         assert hit.failure is not None
-        self.stats.cache_hits += 1
+        self._count_replay(hit)
         self.stats.failures += 1
         self.stats.errors[hit.failure.kind] = self.stats.errors.get(hit.failure.kind, 0) + 1
         return LLMResult(request, None, hit.text, hit.failure.message, True, hit.usage, 0)
+
+    def _count_replay(self, hit: CachedReply) -> None:
+        """A cache hit: nothing is paid now; what the reply cost when it was paid for is counted apart."""
+        self.stats.cache_hits += 1
+        self.stats.cached_prompt_tokens += hit.usage.prompt_tokens
+        self.stats.cached_completion_tokens += hit.usage.completion_tokens
+        self.stats.cached_cost_usd += cost_of(hit.usage, self.price)
 
     # ----------------------------------------------------------------- one call
 
@@ -303,10 +343,10 @@ class LLMEngine:
         try:
             async for attempt in retrying(self.config, self._on_retry):
                 with attempt:
-                    self._reserve(worst_cost)
                     await self._pacer.acquire(worst_tokens)
+                    self._reserve(worst_cost)  # after the pacer's wait, so a stop meanwhile sends nothing
                     attempts += 1
-                    completion = await self._send(request, worst_cost)
+                    completion = await self._sending(run, self._send(request, worst_cost))
             return completion, attempts
         except TransientLLMError as exc:
             raise _CallFailed(*give_up(exc, attempts, self.config), attempts) from None
@@ -315,13 +355,26 @@ class LLMEngine:
         except _CallFailed as exc:
             exc.attempts = attempts
             raise
-        except LLMError as exc:  # authentication or quota: stop before anyone else sends
+        except AuthLLMError as exc:  # authentication or quota: stop before anyone else sends
             self._stop(str(exc))
             raise
+        except LLMError as exc:  # a backend's own error type: recorded, the run goes on
+            raise _CallFailed("backend_error", str(exc), attempts) from None
         finally:
             if probe:
                 self._probed = True
                 run.probe_done.set()
+
+    @staticmethod
+    async def _sending(run: _Run, send: Coroutine[Any, Any, Completion]) -> Completion:
+        """Await ``send`` with the current worker marked as waiting for a reply."""
+        task = asyncio.current_task()
+        assert task is not None
+        run.sending.add(task)
+        try:
+            return await send
+        finally:
+            run.sending.discard(task)
 
     async def _await_probe(self, run: _Run) -> bool:
         """Let the engine's first call run alone; True when this call is that probe."""
@@ -357,6 +410,9 @@ class LLMEngine:
             if mapped is None:
                 raise _CallFailed("backend_error", f"backend error: {type(exc).__name__}") from None
             raise mapped from None
+        if not isinstance(completion, Completion):
+            self._budget.settle(worst_cost, 0.0)
+            raise _CallFailed("backend_error", f"backend error: complete() returned {type(completion).__name__}")
         if not completion.usage_reported:
             completion = dataclasses.replace(completion, usage=_estimated_usage(request, completion))
         cost = cost_of(completion.usage, self.price)
@@ -396,11 +452,34 @@ class LLMEngine:
     def _log_summary(self) -> None:
         s = self.stats
         log.info(
-            "llm %s: %d requests, %d cached, %d sent, %d retries, %d repairs, %d failed, %d+%d tokens, %.4f USD",
+            "llm %s: %d requests, %d cached, %d sent, %d retries, %d repairs, %d failed, %d+%d tokens, %.4f USD"
+            " (cached replies: %d+%d tokens, %.4f USD when paid for)",
             s.backend, s.requests, s.cache_hits, s.requests_sent, s.retries, s.repairs, s.failures,
             s.prompt_tokens, s.completion_tokens, s.cost_usd,
+            s.cached_prompt_tokens, s.cached_completion_tokens, s.cached_cost_usd,
         )  # fmt: skip
 
 
 def _estimated_usage(request: LLMRequest, completion: Completion) -> Usage:
     return Usage(estimate_prompt_tokens(request), estimate_tokens(completion.text))
+
+
+def _check(completion: Completion, request: LLMRequest, model: Any) -> Checked:
+    """``check_reply``; a crash of the checking code (a response model's validator raising a
+    ``KeyError``, a reply nested too deep for ``json``) becomes :class:`_CheckCrashed`, a
+    recorded failure, instead of ending the run and every call in flight."""
+    try:
+        return check_reply(completion, request, model)
+    except ReplyError:
+        raise
+    except Exception as exc:  # the class name only: the exception's text may quote the reply
+        raise _CheckCrashed(f"checking the reply raised {type(exc).__name__}") from None
+
+
+_USERINFO = re.compile(r"(?<=://)[^/@\s]*@")
+_QUERY = re.compile(r"\?[^\s#]*")
+
+
+def public_id(backend_id: str) -> str:
+    """``backend_id`` fit for logs and the manifest: a URL's user:password and query are removed."""
+    return _QUERY.sub("", _USERINFO.sub("", backend_id)) if "://" in backend_id else backend_id
