@@ -81,10 +81,14 @@ class EmbedConfig(_Section):
     tfidf_dims: int = Field(256, gt=1, description="dimensions of the tfidf backend (TF-IDF reduced by SVD)")
     device: str = Field("cpu", description="torch device for sentence-transformers models (cpu, cuda, mps)")
     offline: bool = Field(False, description="never download a model; only local folders and the Hugging Face cache")
-    base_url: str | None = Field(None, description="openai backend server; unset = llm.base_url, else api.openai.com")
+    base_url: str | None = Field(
+        None, description="openai server; unset = the LLM's (URL in llm.backend, llm.base_url or api.openai.com)"
+    )
     api_key_env: str | None = Field(None, description="openai backend key variable; unset = llm.api_key_env")
-    timeout_s: float = Field(60.0, gt=0, description="openai backend per-request timeout")
-    max_retries: int = Field(6, ge=0, description="openai backend retries of timeouts, 429 and 5xx")
+    timeout_s: float | None = Field(None, gt=0, description="openai backend per-request timeout; unset = llm.timeout_s")
+    max_retries: int | None = Field(
+        None, ge=0, description="openai backend retries of timeouts, 429 and 5xx; unset = llm.max_retries"
+    )
 
 
 class TopicsConfig(_Section):

@@ -71,3 +71,56 @@ def test_cached_rerun_sends_no_request(tmp_path):
         second = CachedEmbedder(get_embedder(spec), tmp_path).embed(TEXTS)
         assert server.count(EMBEDDINGS) == n
     np.testing.assert_array_equal(first, second)
+
+
+# --- one client configuration for the LLM and the embedder ---------------------------------
+
+
+def test_server_comes_from_the_url_in_the_llm_spec(monkeypatch):
+    monkeypatch.delenv("QAGEN_TEST_NO_KEY", raising=False)
+    with FakeOpenAIServer() as server:
+        llm = LLMConfig(backend=f"openai:m@{server.url}", api_key_env="QAGEN_TEST_NO_KEY")
+        e = get_embedder("openai:e", EmbedConfig(), llm)  # no URL, no key: a local server needs none
+        assert e.embed(TEXTS[:3]).shape == (3, 8)
+        assert server.count(EMBEDDINGS) == 1 and server.requests[0].body["model"] == "e"
+        assert e.base_url == server.url and e.api_key_env == "QAGEN_TEST_NO_KEY"
+
+
+def test_embed_settings_win_over_the_llm_ones():
+    def resolved(spec, embed=None, llm=None):
+        e = get_embedder(spec, embed or EmbedConfig(), llm)
+        return e.base_url, e.api_key_env, e.timeout_s, e.max_retries
+
+    llm = LLMConfig(backend="openai:m@http://127.0.0.1:9/v1", base_url="http://127.0.0.2:9/v1", timeout_s=5)
+    # the URL in llm.backend wins over llm.base_url, as it does for the LLM
+    assert resolved("openai:e", llm=llm) == ("http://127.0.0.1:9/v1", "OPENAI_API_KEY", 5, llm.max_retries)
+    assert resolved("openai:e", llm=LLMConfig(base_url="http://127.0.0.2:9/v1"))[0] == "http://127.0.0.2:9/v1"
+    own = EmbedConfig(base_url="http://127.0.0.3:9/v1", api_key_env="EMBED_KEY", timeout_s=7, max_retries=1)
+    assert resolved("openai:e", own, llm) == ("http://127.0.0.3:9/v1", "EMBED_KEY", 7, 1)
+    assert resolved("openai:e@http://127.0.0.4:9/v1", own, llm)[0] == "http://127.0.0.4:9/v1"
+    defaults = LLMConfig()  # no [llm] section: the LLM's defaults
+    assert resolved("openai:e@http://h/v1")[2:] == (defaults.timeout_s, defaults.max_retries)
+
+
+def test_timeout_and_retries_come_from_the_llm_config():
+    with FakeOpenAIServer(latency=5.0) as server:  # every reply far slower than the timeout
+        llm = LLMConfig(backend=f"openai:m@{server.url}", timeout_s=0.5, max_retries=1)
+        e = get_embedder("openai:e", EmbedConfig(), llm)
+        with pytest.raises(EmbedError, match="cannot reach the embedding endpoint"):
+            e.embed(TEXTS[:2])
+        assert server.count(EMBEDDINGS) == 2  # the first try and llm.max_retries = 1 retry
+
+
+def test_build_embeds_on_the_llm_server(tmp_path, monkeypatch):
+    from qagen import build
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(3):
+        (docs / f"d{i}.md").write_text(f"# Doc {i}\n\n## Part A\n\nAlpha text {i}.\n\n## Part B\n\nBeta text {i}.\n")
+    with FakeOpenAIServer() as server:
+        overrides = ["embed.backend=openai:fake-embed", f"llm.backend=openai:fake-model@{server.url}"]
+        build(docs, tmp_path / "out", overrides=overrides, until="embed")
+        assert server.count(EMBEDDINGS) >= 1 and server.count() == 0  # embeddings only, no chat
+    assert np.load(tmp_path / "out" / "embeddings.npy").shape[1] == 8

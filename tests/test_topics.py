@@ -233,7 +233,8 @@ def test_table_and_command_text(data):
         seed=0,
     )
     assert len(report.rows) == 4
-    assert "60→4" in report.text  # auto-scaled for 80 sections
+    # swept values run as asked; 60 leaves no room for 2 topics in 80 sections, so it does not run
+    assert "60 | not run" in report.text and "leaves no room for 2 topics in 80 sections" in report.text
     assert " ★" in report.text and "Recommended" in report.text and "--set topics." in report.text
     assert report.to_json()["rows"][report.to_json()["recommended"]] is report.best
     table = format_table(report.rows)

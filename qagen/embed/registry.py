@@ -7,8 +7,9 @@ third-party backends register the same way as the built-in ones.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from qagen.embed.base import Embedder
 
@@ -19,6 +20,8 @@ log = logging.getLogger(__name__)
 
 Factory = Callable[[str, "EmbedConfig", "LLMConfig | None"], Embedder]
 BACKENDS: dict[str, Factory] = {}
+# How qagen.llm.registry splits openai:<model>@<url> (its pattern is private there).
+_LLM_URL = re.compile(r"^(?P<model>.+?)@(?P<url>https?://\S+)$")
 
 
 def register_embedder(name: str, factory: Factory) -> None:
@@ -36,8 +39,9 @@ def get_embedder(
             ``sentence-transformers:<folder or name>``, ``openai:<model>[@<base_url>]``, a
             registered name, or an embedder object.
         config: The ``[embed]`` config section (defaults when None).
-        llm_config: The ``[llm]`` section; the openai backend falls back to its base_url and
-            api_key_env, so one client configuration serves both.
+        llm_config: The ``[llm]`` section; the openai backend falls back to its server (URL in
+            ``llm.backend``, else ``llm.base_url``), api_key_env, timeout_s and max_retries, so one
+            client configuration serves both.
 
     Raises:
         ValueError: for an unknown backend name.
@@ -95,21 +99,33 @@ def _tfidf(arg: str, config: EmbedConfig, llm_config: LLMConfig | None) -> Embed
 
 
 def _openai(arg: str, config: EmbedConfig, llm_config: LLMConfig | None) -> Embedder:
+    """The openai embedder; what the ``[embed]`` section leaves unset comes from the LLM's client config.
+
+    Server: URL in the embed spec, ``embed.base_url``, the URL in ``llm.backend``
+    (``openai:<model>@<url>``), ``llm.base_url``, else api.openai.com. Key variable, timeout
+    and retries: ``embed.*`` when set, else ``llm.*``. With a server URL and no key in the
+    environment, a placeholder key is sent (as the LLM backend does for a server on this machine).
+    """
+    from qagen.config import LLMConfig
     from qagen.embed.openai_embed import OpenAIEmbedder
 
+    llm = llm_config if llm_config is not None else LLMConfig()
     model, _, base_url = arg.partition("@")
     return OpenAIEmbedder(
         model.strip(),
-        base_url=base_url.strip() or config.base_url or _get(llm_config, "base_url"),
-        api_key_env=config.api_key_env or _get(llm_config, "api_key_env") or "OPENAI_API_KEY",
+        base_url=base_url.strip() or config.base_url or llm_base_url(llm),
+        api_key_env=config.api_key_env or llm.api_key_env,
         batch_size=config.batch_size,
-        timeout_s=config.timeout_s,
-        max_retries=config.max_retries,
+        timeout_s=config.timeout_s if config.timeout_s is not None else llm.timeout_s,
+        max_retries=config.max_retries if config.max_retries is not None else llm.max_retries,
     )
 
 
-def _get(section: Any, name: str) -> Any:
-    return getattr(section, name, None) if section is not None else None
+def llm_base_url(llm_config: LLMConfig) -> str | None:
+    """The server the LLM backend calls: the URL in ``openai:<model>@<url>``, else ``llm.base_url``."""
+    name, _, rest = llm_config.backend.strip().partition(":")
+    match = _LLM_URL.match(rest.strip()) if name.strip().lower() == "openai" else None
+    return match["url"] if match else llm_config.base_url
 
 
 for _name, _factory in {

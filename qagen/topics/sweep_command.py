@@ -16,15 +16,20 @@ def sweep_folder(
     overrides: Sequence[str] = (),
     log: Callable[[str], None] = lambda _m: None,
 ) -> str:
-    """Run the pipeline up to ``embed`` (skipped when unchanged), sweep, save ``topics_sweep.json``."""
+    """Run the pipeline up to ``embed`` (skipped when unchanged), sweep, save ``topics_sweep.json``.
+
+    ``grid`` holds ``KEY=V1,V2,...`` axes; a bad axis, or a key the configured reducer or
+    clusterer does not read, raises :class:`~qagen.topics.cli_support.GridError` before any work.
+    """
     from qagen.config import load_config
     from qagen.pipeline import build
     from qagen.records import Section
     from qagen.stages import section_text
-    from qagen.topics.cli_support import parse_grid, run_sweep_command
+    from qagen.topics.cli_support import checked_grid, parse_grid, run_sweep_command
 
     parsed_grid = parse_grid(grid)  # a bad grid fails before any work
     config = load_config(config_path, list(overrides))
+    parsed_grid = checked_grid(parsed_grid, config.topics)
     build(docs, out, config, until="embed", log=log)
     sections = read_jsonl(Path(out) / "sections.jsonl", Section)
     ids = read_json(Path(out) / "embedding_ids.json")["ids"]
