@@ -122,6 +122,26 @@ def test_s3_requests_span_documents_of_one_topic_fold_and_split() -> None:
             assert ctx.sections[s].heading in p.request.messages[1].content
 
 
+def test_the_mcq_instruction_follows_the_assigned_level_and_scenario() -> None:
+    """The user message asks for what the labels promise: not "one fact" for S2/S3, a
+    situation for B3, a comparison for B4; and always a self-contained question."""
+    config = GenerateConfig(types=["mcq"], mcq_per_section=3)
+    planned = plan_requests(make_ctx(config, sections_per_doc=5), PROMPTS, config)
+    seen = set()
+    for p in planned:
+        user = p.request.messages[1].content
+        bloom, scenario = p.meta["bloom"], p.meta["scenario"]
+        seen.add((bloom, scenario))
+        assert ("one fact" in user) is (scenario == "S1"), (bloom, scenario)
+        assert ("two different documents" in user) is (scenario == "S3")
+        assert ("two or more facts" in user) is (scenario == "S2")
+        assert ("concrete situation" in user) is (bloom == "B3")
+        assert ("compare or relate" in user) is (bloom == "B4")
+        assert 'never "the passage" or "the text"' in user and "all/none of the above" in user
+        assert "$" not in user  # every placeholder filled
+    assert len(seen) == 12
+
+
 def test_s2_uses_a_neighbour_from_the_same_document() -> None:
     config = GenerateConfig(types=["mcq"], scenario_mix={"S2": 1})
     ctx = make_ctx(config)

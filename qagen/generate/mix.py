@@ -33,6 +33,26 @@ SCENARIO_DESCRIPTIONS = {
     "alone answers it.",
 }
 
+# The question's task in the user message, one phrase per scenario and level, so that the
+# instruction a (small) model follows is the one its labels promise.
+SCENARIO_TASKS = {
+    "S1": "a question about one fact in the passages",
+    "S2": "a question that needs two or more facts from the passages",
+    "S3": "a question that needs facts from the passages of two different documents",
+}
+BLOOM_TASKS = {
+    "B1": "asking to recall it as stated",
+    "B2": "asking what it means or why, in your own words",
+    "B3": "set in a concrete situation of a reader, asking what to do",
+    "B4": "asking to compare or relate them",
+}
+
+
+def question_task(bloom: str, scenario: str) -> str:
+    """The question's task for one (level, scenario) cell, e.g. "a question that needs two or
+    more facts from the passages, asking to compare or relate them"."""
+    return f"{SCENARIO_TASKS[scenario]}, {BLOOM_TASKS[bloom]}"
+
 
 def check_mix(mix: dict[str, float], allowed: Sequence[str], name: str) -> dict[str, float]:
     """Validate a mix: known keys, weights >= 0, a positive total. Returns it with every key present."""

@@ -21,7 +21,7 @@ from qagen.config import GenerateConfig, LLMConfig
 from qagen.generate.context import GenerationContext
 from qagen.generate.entities import extract_entities
 from qagen.generate.language import language_name
-from qagen.generate.mix import BLOOM_DESCRIPTIONS, BLOOM_NAMES, SCENARIO_DESCRIPTIONS, assign
+from qagen.generate.mix import BLOOM_DESCRIPTIONS, BLOOM_NAMES, SCENARIO_DESCRIPTIONS, assign, question_task
 from qagen.generate.prompts import (
     DEFAULT_FEW_SHOT,
     Prompt,
@@ -209,6 +209,7 @@ def _mcqs(
             "bloom_description": BLOOM_DESCRIPTIONS[bloom],
             "scenario": meta["scenario"],
             "scenario_description": SCENARIO_DESCRIPTIONS[meta["scenario"]],
+            "question_task": question_task(bloom, meta["scenario"]),
             "passages": _passages(ctx, section_ids, config),
         }
         out.append(
