@@ -119,7 +119,7 @@ class BaselineRAG:
     def __init__(
         self,
         k: int = 5,
-        threshold: float = 0.09,
+        threshold: float = 0.10,
         sentences: int = 2,
         llm: Any = None,
         llm_config: Any = None,
@@ -175,7 +175,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path, help="qagen output folder")
     parser.add_argument("--answers", type=Path, help="answers file (default OUT/answers.jsonl)")
     parser.add_argument("--k", type=int, default=5, help="pages retrieved per question")
-    parser.add_argument("--threshold", type=float, default=0.09, help="decline below this best-page similarity")
+    parser.add_argument(
+        "--threshold", type=float, default=0.10, help="decline below this best-page similarity (chosen on validation)"
+    )
     parser.add_argument("--sentences", type=int, default=2, help="sentences in an extractive answer")
     parser.add_argument("--llm", help="answer with this LLM (openai:<model>[@<url>]) instead of extracting")
     parser.add_argument("--judge", help="MCQ judge for scoring (default: score.judge, the embedding baseline)")
