@@ -19,7 +19,10 @@ from qagen.io import write_json
 from qagen.records import FoldAssignment, GeneratorInfo, Item, Page, Section, Source
 from qagen.splits import build_splits, write_splits
 
-EXTRA_HINT = "optional extra absent: pip install 'qagen[exports]' (ragas, deepeval) to run it"
+EXTRA_HINT = (
+    "optional extra absent: ragas/deepeval run in their own environment (bash .ci/exports-venv; see "
+    "tests/test_export_extras.py), since their pins clash with qagen's test environment"
+)
 REFUSAL = SplitsConfig().refusal_answer
 
 

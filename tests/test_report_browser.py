@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from ci import skip_or_fail
 
 from qagen import build
 from qagen.report import write_report
@@ -126,7 +127,7 @@ def _why_no_browser() -> str | None:
 def browser():
     reason = _why_no_browser()
     if reason:
-        pytest.skip(reason)
+        skip_or_fail(reason)
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -175,7 +176,7 @@ def _lines(path: Path) -> list[dict]:
 @pytest.fixture(scope="module")
 def example_report(tmp_path_factory) -> Path:
     if _why_no_browser():
-        pytest.skip(_why_no_browser())
+        skip_or_fail(_why_no_browser())
     out = tmp_path_factory.mktemp("report") / "out"
     build(EXAMPLES, out, overrides=FAST)
     if not (out / "report.html").is_file():  # written by the build's report stage where it runs one

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from ci import skip_or_fail
 from test_review import make_build, read_rows
 
 from qagen.io import read_jsonl, write_jsonl
@@ -51,7 +52,7 @@ def _why_no_browser() -> str | None:
 def browser(tmp_path):
     reason = _why_no_browser()
     if reason:
-        pytest.skip(reason)
+        skip_or_fail(reason)
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
