@@ -280,3 +280,46 @@ def test_perturbed_distractors_stay_well_formed() -> None:
     assert perturb(Term("duration", "1 day", 0, 0), rng)[0] == "2 days"
     assert "€500" in perturb(Term("money", "€1,000", 0, 0), rng)
     assert perturb(Term("phone", "+31 20 794 3120", 0, 0), rng) == []
+
+
+def _dutch_leaflet() -> tuple[Document, list[Section]]:
+    texts = [
+        ("Uw opname", "Neem uw medicijnen mee in de originele verpakking. Meld u om 8:00 bij de balie."),
+        ("Bezoek", "Bezoek is welkom van 15:00 tot 20:00 uur. Er mogen twee bezoekers tegelijk bij u zijn."),
+        ("Contact", "Bel de afdeling op 020-7943120 of mail naar afdeling@ziekenhuis.example.org als u vragen heeft."),
+    ]
+    sections = [Section(f"nl-{k}", "nl", "folder.md", h, t, 1, 1, k) for k, (h, t) in enumerate(texts)]
+    return Document("nl", "folder.md", "", "md", "ok", title="Opname op de afdeling"), sections
+
+
+def mixed_ctx(config: GenerateConfig) -> GenerationContext:
+    """An English document (patient rights) and a Dutch leaflet in one corpus."""
+    doc_en, sections = parse_simple("patient_rights_and_complaints.md")
+    doc_nl, dutch = _dutch_leaflet()
+    sections += dutch
+    assignments = [FoldAssignment(s.id, 0, s.id, "kept", 0, "validation", sampled=True) for s in sections]
+    return GenerationContext.build(sections, [], assignments, seed=0, config=config, documents=[doc_en, doc_nl])
+
+
+def test_mixed_corpus_items_are_in_each_documents_language() -> None:
+    ctx = mixed_ctx(GenerateConfig(phone_region="NL"))
+    assert dict(ctx.doc_languages) == {"patient_rights_and_complaints.md": "en", "nl": "nl"}
+    assert ctx.language == "en"  # the majority: most of the text is English
+    items = generate_extractive(ctx)
+    by_doc: dict[str, set[str]] = {}
+    for item in items:
+        by_doc.setdefault(item.source.doc_id, set()).add(item.language)
+        if item.language == "nl":
+            assert not re.search(r"\b(?:What|Which|How|the)\b", item.question), item.question
+        else:
+            assert not re.search(r"\b(?:Wat|Welk|Welke|Naar|mijn)\b", item.question), item.question
+    assert by_doc == {"patient_rights_and_complaints.md": {"en"}, "nl": {"nl"}}
+    assert "Wat moet ik weten over mijn opname?" in {i.question for i in items}
+    assert generate_extractive(mixed_ctx(GenerateConfig(phone_region="NL"))) == items  # deterministic
+
+
+def test_a_forced_language_without_templates_makes_up_nothing() -> None:
+    """No German templates: only headings already phrased as questions could pass, and these have none."""
+    ctx = mixed_ctx(GenerateConfig(phone_region="NL", language="de"))
+    assert ctx.language == "de" and all(ctx.language_of(s) == "de" for s in ctx.sampled)
+    assert generate_extractive(ctx) == []

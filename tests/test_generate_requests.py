@@ -208,3 +208,71 @@ def test_malformed_prompt_files_are_reported(tmp_path: Path) -> None:
         plan_requests(make_ctx(), tmp_path / "p", GenerateConfig(types=["mcq"]))
     with pytest.raises(PromptError, match="prompt file not found"):
         plan_requests(make_ctx(), tmp_path / "nowhere", GenerateConfig(types=["mcq"]))
+
+
+NL_TEXTS = {
+    "heart": "Neem uw medicijnlijst en uw verzekeringspas mee. Bel de polikliniek op +31 20 794 3120 als u niet "
+    "kunt komen, dan kunnen wij een andere patiënt helpen.",
+    "pharmacy": "De apotheek is open van 8:00 tot 18:00 uur. U kunt herhaalrecepten bestellen via "
+    "www.example.org/herhaal en ze de volgende dag ophalen bij de balie.",
+}
+
+
+def mixed_ctx(config: GenerateConfig, language: str | None = None) -> GenerationContext:
+    """An English pharmacy leaflet and a Dutch heart-clinic leaflet, one topic, fold and split."""
+    sections, assignments = [], []
+    for doc, lang in (("heart", "nl"), ("pharmacy", "en")):
+        for k in range(3):
+            sid = f"{doc}-{k}"
+            text = NL_TEXTS[doc] if lang == "nl" else TEXTS[doc] + " We are happy to help you with your questions."
+            sections.append(Section(sid, doc, f"{doc}.pdf", f"{doc.title()} {k}", text, k + 1, k + 1, k))
+            assignments.append(FoldAssignment(sid, 0, f"p-{sid}", "kept", 0, "validation", sampled=True))
+    return GenerationContext.build(sections, [], assignments, seed=0, config=config, language=language)
+
+
+def _languages_in(planned: list) -> dict[str, set[str]]:
+    """Per document of the anchor section: the "Write in X" phrases of its prompts."""
+    found: dict[str, set[str]] = {}
+    for p in planned:
+        text = "\n".join(m.content for m in p.request.messages)
+        names = {name for name in ("English", "Dutch", "German") if f"Write in {name}." in text}
+        found.setdefault(p.section_ids[0].split("-")[0], set()).update(names)
+    return found
+
+
+def test_each_prompt_is_in_the_language_of_its_document() -> None:
+    config = GenerateConfig(mcq_per_section=2, scenario_mix={"S1": 1, "S3": 1}, phone_region="NL")
+    ctx = mixed_ctx(config)
+    assert dict(ctx.doc_languages) == {"heart": "nl", "pharmacy": "en"}
+    planned = plan_requests(ctx, PROMPTS, config)
+    assert {p.kind for p in planned} == {"long_form", "factoid", "mcq"}
+    assert _languages_in(planned) == {"heart": {"Dutch"}, "pharmacy": {"English"}}
+    for p in planned:
+        assert p.meta["language"] == ctx.doc_languages[ctx.sections[p.section_ids[0]].doc_id]
+    s3 = [p for p in planned if p.kind == "mcq" and p.meta["scenario"] == "S3"]
+    assert {ctx.sections[p.section_ids[0]].doc_id for p in s3} == {"heart", "pharmacy"}
+    for p in s3:  # the anchor's document decides, though the passages span both languages
+        assert len({ctx.sections[s].doc_id for s in p.section_ids}) == 2
+        assert p.meta["language"] == ctx.language_of(p.section_ids[0])
+
+
+def test_an_explicit_language_is_used_for_every_prompt() -> None:
+    config = GenerateConfig(language="de", mcq_per_section=1, phone_region="NL")
+    ctx = mixed_ctx(config)
+    assert ctx.language == "de" and dict(ctx.doc_languages) == {}
+    planned = plan_requests(ctx, PROMPTS, config)
+    assert _languages_in(planned) == {"heart": {"German"}, "pharmacy": {"German"}}
+    assert {p.meta["language"] for p in planned} == {"de"}
+    assert _languages_in(plan_requests(mixed_ctx(GenerateConfig(), language="de"), PROMPTS, config)) == {
+        "heart": {"German"},
+        "pharmacy": {"German"},
+    }
+
+
+def test_language_detection_and_planning_are_deterministic() -> None:
+    config = GenerateConfig(mcq_per_section=1, phone_region="NL")
+    one, two = mixed_ctx(config), mixed_ctx(config)
+    assert (one.doc_languages, one.language) == (two.doc_languages, two.language)
+    assert [p.request for p in plan_requests(one, PROMPTS, config)] == [
+        p.request for p in plan_requests(two, PROMPTS, config)
+    ]

@@ -2,8 +2,9 @@
 
 :class:`GenerationContext` holds the sections, where each section sits (emulated pages,
 PDF pages), its topic, the fold and split of every kept section, the sampled section ids
-in order, the seed, the ``[generate]`` config and the generation language. Build it with
-:meth:`GenerationContext.build` from the records the earlier stages wrote.
+in order, the seed, the ``[generate]`` config and the generation languages (one per document,
+and the corpus majority). Build it with :meth:`GenerationContext.build` from the records the
+earlier stages wrote.
 """
 
 from __future__ import annotations
@@ -40,8 +41,11 @@ class GenerationContext:
         sampled: The sampled section ids, in sampling order: the anchors of generation.
         seed: The root seed.
         config: The ``[generate]`` config section.
-        language: ISO 639-1 code of the language to write in.
+        language: ISO 639 code of the corpus language: the forced ``generate.language``, or
+            the majority of the detected document languages (for anything corpus-wide).
         doc_titles: A human title per document id (used to phrase questions).
+        doc_languages: ISO 639 code per document id, detected when ``generate.language`` is
+            "auto"; empty when a language is forced. Read it through :meth:`language_of`.
     """
 
     sections: Mapping[str, Section]
@@ -53,6 +57,7 @@ class GenerationContext:
     config: GenerateConfig
     language: str = "en"
     doc_titles: Mapping[str, str] = field(default_factory=dict)
+    doc_languages: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         missing = [s for s in self.sampled if s not in self.sections or s not in self.folds]
@@ -81,10 +86,10 @@ class GenerationContext:
             seed: Root seed.
             config: The ``[generate]`` config section.
             documents: Document records, for titles (optional).
-            language: Force a language code; default ``config.language`` ("auto" detects it
-                from the sampled sections).
+            language: Force a language code; default ``config.language`` ("auto" detects the
+                language of each document from its first few thousand characters).
         """
-        from qagen.generate.language import resolve_language
+        from qagen.generate.language import resolve_languages
 
         by_id = {s.id: s for s in sections}
         page_of: dict[str, list[str]] = {}
@@ -104,8 +109,7 @@ class GenerationContext:
                 folds[a.section_id] = (a.fold, a.split)
                 if a.sampled:
                     sampled.append(a.section_id)
-        texts = [f"{by_id[s].heading}\n{by_id[s].text}" for s in sampled if s in by_id]
-        lang = resolve_language(language or config.language, texts or [s.text for s in by_id.values()])
+        doc_languages, lang = resolve_languages(language or config.language, by_id.values())
         return cls(
             sections=by_id,
             pages=place_of,
@@ -116,6 +120,7 @@ class GenerationContext:
             config=config,
             language=lang,
             doc_titles=document_titles(by_id.values(), documents),
+            doc_languages=doc_languages,
         )
 
     def topic(self, section_id: str) -> int:
@@ -123,6 +128,11 @@ class GenerationContext:
 
     def title(self, doc_id: str) -> str:
         return self.doc_titles.get(doc_id, "")
+
+    def language_of(self, section_id: str) -> str:
+        """The language to write in for a section: its document's, else the corpus language."""
+        section = self.sections.get(section_id)
+        return self.doc_languages.get(section.doc_id, self.language) if section else self.language
 
     def source(self, section_ids: Iterable[str]) -> Source:
         """Provenance of an item built from ``section_ids`` (the first one is the anchor)."""

@@ -10,6 +10,13 @@
   period, quantity, or an entity) with three distractors of the same kind taken from other
   sections of the same topic first.
 
+Questions are written in the language of the section's document (``ctx.language_of``).
+Templates exist for English and Dutch (sentence-pattern questions for English only); in any
+other language the only questions are headings already phrased as questions, so such
+sections mostly yield no items rather than English questions about non-English text. A
+forced ``generate.language`` picks the templates too; nothing is translated, so answers stay
+quotes in the document's own language.
+
 Deterministic: the same context gives the same items, in the same order.
 """
 
@@ -70,7 +77,7 @@ def _item(ctx: GenerationContext, kind: ItemType, section: Section, question: st
         fold=fold,
         split=split,
         generator=GENERATOR,
-        language=ctx.language,
+        language=ctx.language_of(section.id),
         **extra,
     )
 
@@ -84,12 +91,13 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
     title = ctx.title(section.doc_id)
     heading = last_heading(section.heading)
     is_title = heading.lower() == title.strip().lower()
-    asked = None if is_title else heading_question(heading, title, ctx.language)
+    language = ctx.language_of(section.id)
+    asked = None if is_title else heading_question(heading, title, language)
     if asked and body:
         answer = lead(section.text)
         if n_words(answer) >= 4:
             candidates.append((float(asked[1]), -1, asked[0], answer))
-    if ctx.language == "en":
+    if language == "en":
         for unit in body:
             if unit.bullet:
                 continue
@@ -141,6 +149,7 @@ def _sentence_answer(body: list[Unit], unit: Unit) -> str:
 def _factoids(ctx: GenerationContext, section: Section) -> list[Item]:
     entities = extract_entities(section.text, ctx.config.entity_kinds, ctx.config.phone_region)
     title = ctx.title(section.doc_id)
+    language = ctx.language_of(section.id)
     items: list[Item] = []
     seen_entities: set[str] = set()
     seen_questions: dict[str, int] = {}
@@ -148,7 +157,7 @@ def _factoids(ctx: GenerationContext, section: Section) -> list[Item]:
         if entity.normalized in seen_entities:
             continue
         seen_entities.add(entity.normalized)
-        asked = entity_question(section.text, entity, entities, section.heading, title, ctx.language)
+        asked = entity_question(section.text, entity, entities, section.heading, title, language)
         if asked is None:
             continue
         question = _disambiguate(asked.question, entity, ctx.config.phone_region, seen_questions)
@@ -242,6 +251,7 @@ class _TermPools:
 
 def _mcqs(ctx: GenerationContext, section: Section, pools: _TermPools) -> list[Item]:
     title = ctx.title(section.doc_id)
+    language = ctx.language_of(section.id)
     section_terms = pools.terms(section.id)
     in_section = {t.text for t in section_terms}
     items: list[Item] = []
@@ -252,7 +262,7 @@ def _mcqs(ctx: GenerationContext, section: Section, pools: _TermPools) -> list[I
         )
         if len(distractors) < 3:
             continue
-        question = _cloze_question(unit.text, term, section.heading, title, ctx.language)
+        question = _cloze_question(unit.text, term, section.heading, title, language)
         if question is None:
             continue
         options = [term.text, *distractors]

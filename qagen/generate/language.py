@@ -1,8 +1,12 @@
-"""Which language documents are written in: a small stop-word detector, no model needed.
+"""Which language documents are written in, detected per document with py3langid (langid.py).
 
-Generation writes questions in the documents' language; prompts name it explicitly.
-Detection counts the most frequent function words of each supported language, which is
-reliable on a few sentences of running text and needs no dependency.
+Generation writes each question in the language of its section's document and the prompts
+name that language. Detection classifies the first few thousand characters of a document
+(headings and text, in reading order) with py3langid's offline naive-Bayes model, which is
+deterministic. A document with no letters, or whose language the model is not sure of (a
+very short text, a parts list), gets the corpus majority: the language of most of the
+detected text. py3langid is imported on first use, never when ``qagen`` is imported; the
+model takes one to a few seconds to load, once per process.
 """
 
 from __future__ import annotations
@@ -10,69 +14,148 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
 
+from qagen.records import Section
+
+DOCUMENT_SAMPLE_CHARS = 3000  # first characters of a document that decide its language
+MIN_CONFIDENCE = 0.5  # below this posterior probability a text's language counts as unknown
+_NO_LANGUAGE = frozenset({"zxx", "und"})  # py3langid's "no linguistic content"
+_LETTER = re.compile(r"[^\W\d_]")
+_CODE = re.compile(r"[a-z]{2,3}(-[a-z0-9]{2,8})?")
+
+# English names of every language py3langid can return (and a few codes users may set).
 LANGUAGE_NAMES = {
-    "en": "English",
-    "nl": "Dutch",
-    "de": "German",
-    "fr": "French",
-    "es": "Spanish",
-    "it": "Italian",
-    "pt": "Portuguese",
-}
+    "en": "English", "nl": "Dutch", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian",
+    "pt": "Portuguese", "ace": "Acehnese", "af": "Afrikaans", "am": "Amharic", "an": "Aragonese",
+    "ar": "Arabic", "ary": "Moroccan Arabic", "arz": "Egyptian Arabic", "as": "Assamese",
+    "az": "Azerbaijani", "ba": "Bashkir", "bcl": "Central Bikol", "be": "Belarusian", "bg": "Bulgarian",
+    "bn": "Bengali", "br": "Breton", "bs": "Bosnian", "ca": "Catalan", "crh": "Crimean Tatar",
+    "cs": "Czech", "cy": "Welsh", "da": "Danish", "dz": "Dzongkha", "el": "Greek", "eo": "Esperanto",
+    "et": "Estonian", "eu": "Basque", "ext": "Extremaduran", "fa": "Persian", "fi": "Finnish",
+    "fo": "Faroese", "fuv": "Nigerian Fulfulde", "fy": "West Frisian", "ga": "Irish",
+    "gcf": "Guadeloupean Creole", "gcr": "Guianese Creole", "gd": "Scottish Gaelic", "gl": "Galician",
+    "gom": "Konkani", "grc": "Ancient Greek", "gu": "Gujarati", "gug": "Paraguayan Guarani", "guw": "Gun",
+    "ha": "Hausa", "hbo": "Ancient Hebrew", "he": "Hebrew", "hi": "Hindi", "hr": "Croatian",
+    "ht": "Haitian Creole", "hu": "Hungarian", "hy": "Armenian", "id": "Indonesian", "ig": "Igbo",
+    "is": "Icelandic", "ja": "Japanese", "jv": "Javanese", "ka": "Georgian", "kab": "Kabyle",
+    "kik": "Kikuyu", "kk": "Kazakh", "km": "Khmer", "kn": "Kannada", "ko": "Korean", "ku": "Kurdish",
+    "ky": "Kyrgyz", "la": "Latin", "lb": "Luxembourgish", "lg": "Ganda", "lij": "Ligurian",
+    "ln": "Lingala", "lo": "Lao", "lt": "Lithuanian", "ltg": "Latgalian", "lv": "Latvian",
+    "mg": "Malagasy", "mk": "Macedonian", "ml": "Malayalam", "mn": "Mongolian", "mr": "Marathi",
+    "ms": "Malay", "mt": "Maltese", "my": "Burmese", "nb": "Norwegian Bokmål", "ne": "Nepali",
+    "nn": "Norwegian Nynorsk", "no": "Norwegian", "nso": "Northern Sotho", "oc": "Occitan", "om": "Oromo",
+    "or": "Odia", "pa": "Punjabi", "pcm": "Nigerian Pidgin", "pl": "Polish", "ps": "Pashto",
+    "qu": "Quechua", "ro": "Romanian", "ru": "Russian", "rw": "Kinyarwanda", "sa": "Sanskrit",
+    "sdh": "Southern Kurdish", "se": "Northern Sami", "si": "Sinhala", "sk": "Slovak", "sl": "Slovenian",
+    "sn": "Shona", "so": "Somali", "sq": "Albanian", "sr": "Serbian", "st": "Southern Sotho",
+    "sv": "Swedish", "sw": "Swahili", "ta": "Tamil", "te": "Telugu", "tg": "Tajik", "th": "Thai",
+    "tk": "Turkmen", "tl": "Tagalog", "tr": "Turkish", "tt": "Tatar", "ug": "Uyghur", "uk": "Ukrainian",
+    "ur": "Urdu", "uz": "Uzbek", "uzs": "Southern Uzbek", "vec": "Venetian", "vi": "Vietnamese",
+    "vo": "Volapük", "wa": "Walloon", "wuu": "Wu Chinese", "xh": "Xhosa", "yo": "Yoruba",
+    "yue": "Cantonese", "zh": "Chinese", "zu": "Zulu",
+}  # fmt: skip
 
-_STOPWORDS = {
-    "en": "the and of to a in is you your for that with be are on it this or as can if not we at by from "
-    "have will an our do please when there which all but should must",
-    "nl": "de het een en van in is u uw je op te met voor dat die niet zijn of aan als bij er ook wordt worden "
-    "kunt kan naar om door wij we dan wel heeft",
-    "de": "der die das und ist nicht sie ein eine zu den mit von für auf dem des im sich es werden wird bei "
-    "oder wenn auch an als ihr ihre können sind",
-    "fr": "le la les de des et est un une en du vous votre pour que qui dans pas sur au aux avec ne se par "
-    "sont être nous ou si vos",
-    "es": "el la los las de y en que es un una por para con no se su sus al del lo como usted más pero "
-    "si está son puede",
-    "it": "il lo la le gli di e è un una che per non in con del della si sono al da come anche ma se può lei suo",
-    "pt": "o a os as de e em que é um uma para com não do da se por no na dos das ao você seu sua mais pode são",
-}
-_WORDS = {code: frozenset(words.split()) for code, words in _STOPWORDS.items()}
-_TOKEN = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+@lru_cache(maxsize=1)
+def _identifier() -> Any:
+    """py3langid's model with probabilities normalised, loaded once (our own instance, not its global)."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
 
 
-def detect_language(texts: Iterable[str], default: str = "en", max_words: int = 50_000) -> str:
-    """The ISO 639-1 code of the language most of ``texts`` is written in.
+def identify(text: str) -> tuple[str, float] | None:
+    """The language code of ``text`` and its probability; None when ``text`` has no letters,
+    no linguistic content, or no language reaches :data:`MIN_CONFIDENCE`."""
+    if not _LETTER.search(text):
+        return None
+    code, prob = _identifier().classify(text)
+    if code in _NO_LANGUAGE or prob < MIN_CONFIDENCE:
+        return None
+    return code, prob
 
-    Counts stop words of each supported language (see :data:`LANGUAGE_NAMES`) over at most
-    ``max_words`` words; returns ``default`` when no language scores (e.g. no text).
+
+def detect_language(texts: Iterable[str], default: str = "en", max_chars: int = 20_000) -> str:
+    """The ISO 639 code of the language ``texts`` are written in, judged on their first ``max_chars``
+    characters together; ``default`` when that is undecided (no text, no letters, too short)."""
+    found = identify(_head(texts, max_chars))
+    return found[0] if found else default
+
+
+def document_languages(
+    sections: Iterable[Section], default: str = "en", max_chars: int = DOCUMENT_SAMPLE_CHARS
+) -> tuple[dict[str, str], str]:
+    """The language of every document, and the corpus majority.
+
+    Args:
+        sections: Sections of any number of documents (a document's sections are read in
+            ``order``; its first ``max_chars`` characters of headings and text decide).
+        default: The majority when no document's language could be detected.
+        max_chars: How much of each document to classify.
+
+    Returns:
+        ``(languages, majority)``: a code per document id, and the language of most of the
+        detected text (documents weighted by their length). Undecided documents get the majority.
     """
-    scores: Counter[str] = Counter()
-    seen = 0
-    for text in texts:
-        for token in _TOKEN.findall(text.lower()):
-            seen += 1
-            for code, words in _WORDS.items():
-                if token in words:
-                    scores[code] += 1
-            if seen >= max_words:
-                break
-        if seen >= max_words:
-            break
-    if not scores:
-        return default
-    best = max(sorted(scores), key=lambda code: scores[code])
-    return best
+    by_doc: dict[str, list[Section]] = {}
+    for s in sections:
+        by_doc.setdefault(s.doc_id, []).append(s)
+    found: dict[str, str] = {}
+    weight: Counter[str] = Counter()
+    for doc_id in sorted(by_doc):
+        ordered = sorted(by_doc[doc_id], key=lambda s: (s.order, s.id))
+        hit = identify(_head((f"{s.heading}\n{s.text}" for s in ordered), max_chars))
+        if hit:
+            found[doc_id] = hit[0]
+            weight[hit[0]] += sum(len(s.text) for s in ordered)
+    majority = min(weight, key=lambda code: (-weight[code], code)) if weight else default
+    return {doc_id: found.get(doc_id, majority) for doc_id in sorted(by_doc)}, majority
 
 
 def resolve_language(setting: str, texts: Iterable[str]) -> str:
     """The language to generate in: ``setting`` itself, or detected from ``texts`` when "auto"."""
+    code = _setting(setting)
+    return detect_language(texts) if code == "auto" else code
+
+
+def resolve_languages(setting: str, sections: Iterable[Section]) -> tuple[dict[str, str], str]:
+    """Languages per document and for the corpus under ``generate.language``.
+
+    "auto" detects each document's language (:func:`document_languages`); any code forces that
+    language everywhere: ``({}, code)``.
+    """
+    code = _setting(setting)
+    return document_languages(sections) if code == "auto" else ({}, code)
+
+
+def language_name(code: str) -> str:
+    """The English name of a language code, for prompts ("nl" -> "Dutch", "pt-BR" -> "Portuguese").
+
+    Codes without a known name give "the language with code 'xx'", which still reads as an
+    instruction ("Write in the language with code 'xx'.").
+    """
+    base = code.strip().split("-")[0].lower()
+    return LANGUAGE_NAMES.get(base) or f"the language with code '{code.strip()}'"
+
+
+def _setting(setting: str) -> str:
     setting = setting.strip().lower()
     if setting in ("", "auto"):
-        return detect_language(texts)
-    if not re.fullmatch(r"[a-z]{2,3}(-[a-z0-9]{2,8})?", setting):
+        return "auto"
+    if not _CODE.fullmatch(setting):
         raise ValueError(f"generate.language must be 'auto' or a language code such as 'en' or 'nl'; got '{setting}'")
     return setting
 
 
-def language_name(code: str) -> str:
-    """The English name of a language code, for prompts ("nl" -> "Dutch"); unknown codes are returned as-is."""
-    return LANGUAGE_NAMES.get(code.split("-")[0].lower(), code)
+def _head(texts: Iterable[str], max_chars: int) -> str:
+    """The first ``max_chars`` characters of ``texts`` joined by newlines (stops reading early)."""
+    parts: list[str] = []
+    size = 0
+    for text in texts:
+        if size >= max_chars:
+            break
+        parts.append(text[: max_chars - size])
+        size += len(parts[-1]) + 1
+    return "\n".join(parts)

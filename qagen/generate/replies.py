@@ -158,7 +158,7 @@ def _base(plan: PlannedRequest, ctx: GenerationContext, generator: GeneratorInfo
         "fold": fold,
         "split": split,
         "generator": generator,
-        "language": ctx.language,
+        "language": plan.meta.get("language", ctx.language),
     }
 
 

@@ -4,7 +4,9 @@ One long-form request per section (several candidates, a persona drawn per reque
 factoid request per extracted entity, ``mcq_per_section`` MCQ requests per section with a
 Bloom level and scenario assigned from the target mix. S3 requests combine the section with
 related sections from other documents of the same topic, fold and split; when a section has
-none, the request falls back to S2 and records why. Planning is pure and deterministic.
+none, the request falls back to S2 and records why. Each prompt names the language of its
+(anchor) section's document, and ``meta["language"]`` records its code. Planning is pure and
+deterministic.
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ class PlannedRequest:
         kind: The item type the reply becomes.
         section_ids: The sections the prompt shows, the anchor (sampled) section first.
         meta: Persona, prompt hash, Bloom level, scenario (and ``scenario_requested`` /
-            ``scenario_fallback`` when an S3 request fell back), entity, request key.
+            ``scenario_fallback`` when an S3 request fell back), entity, request key, and
+            ``language``: the code of the language the prompt asks for (the anchor's document's).
     """
 
     request: LLMRequest
@@ -76,18 +79,17 @@ def plan_requests(
     """
     llm = llm or LLMConfig()
     prompts = _load(prompts_dir, config)
-    lang = language_name(ctx.language)
     planned: list[PlannedRequest] = []
     for sid in ctx.sampled:
         section = ctx.sections[sid]
         if not section.text.strip():
             continue
         if "long_form" in config.types:
-            planned.append(_long_form(ctx, section, prompts, config, llm, lang))
+            planned.append(_long_form(ctx, section, prompts, config, llm))
         if "factoid" in config.types:
-            planned += _factoids(ctx, section, prompts["factoid"], config, llm, lang)
+            planned += _factoids(ctx, section, prompts["factoid"], config, llm)
     if "mcq" in config.types and config.mcq_per_section > 0:
-        planned += _mcqs(ctx, prompts["mcq"], config, llm, lang)
+        planned += _mcqs(ctx, prompts["mcq"], config, llm)
     return planned
 
 
@@ -120,9 +122,9 @@ def _request(
     )
 
 
-def _section_values(ctx: GenerationContext, section: Section, config: GenerateConfig, lang: str) -> dict[str, Any]:
+def _section_values(ctx: GenerationContext, section: Section, config: GenerateConfig) -> dict[str, Any]:
     return {
-        "language_name": lang,
+        "language_name": language_name(ctx.language_of(section.id)),
         "document_title": ctx.title(section.doc_id) or section.doc_path,
         "heading": section.heading or "(no heading)",
         "section_text": shorten(section.text.strip(), config.max_section_chars),
@@ -130,11 +132,11 @@ def _section_values(ctx: GenerationContext, section: Section, config: GenerateCo
 
 
 def _long_form(
-    ctx: GenerationContext, section: Section, prompts: dict[str, Any], config: GenerateConfig, llm: LLMConfig, lang: str
+    ctx: GenerationContext, section: Section, prompts: dict[str, Any], config: GenerateConfig, llm: LLMConfig
 ) -> PlannedRequest:
     personas = config.personas or ["reader of these documents"]
     persona = random.Random(f"{ctx.seed}:persona:{section.id}").choice(personas)
-    values = _section_values(ctx, section, config, lang) | {
+    values = _section_values(ctx, section, config) | {
         "persona": persona,
         "n_questions": config.long_form_per_section,
         "examples": prompts["examples"],
@@ -146,18 +148,23 @@ def _long_form(
         response_model=REPLY_MODELS["long_form"],
         kind="long_form",
         section_ids=(section.id,),
-        meta={"persona": persona, "prompt_hash": prompt.hash, "request_key": key},
+        meta={
+            "persona": persona,
+            "prompt_hash": prompt.hash,
+            "request_key": key,
+            "language": ctx.language_of(section.id),
+        },
     )
 
 
 def _factoids(
-    ctx: GenerationContext, section: Section, prompt: Prompt, config: GenerateConfig, llm: LLMConfig, lang: str
+    ctx: GenerationContext, section: Section, prompt: Prompt, config: GenerateConfig, llm: LLMConfig
 ) -> list[PlannedRequest]:
     entities = extract_entities(section.text, config.entity_kinds, config.phone_region)
     unique = list({e.normalized: e for e in reversed(entities)}.values())[::-1]  # first occurrence of each
     out: list[PlannedRequest] = []
     for entity in unique[: config.factoid_per_section]:
-        values = _section_values(ctx, section, config, lang) | {
+        values = _section_values(ctx, section, config) | {
             "entity": entity.text,
             "entity_kind_name": ENTITY_NAMES[entity.kind],
         }
@@ -168,6 +175,7 @@ def _factoids(
             "entity": entity.text,
             "entity_kind": entity.kind,
             "entity_normalized": entity.normalized,
+            "language": ctx.language_of(section.id),
         }
         out.append(
             PlannedRequest(
@@ -181,9 +189,7 @@ def _factoids(
     return out
 
 
-def _mcqs(
-    ctx: GenerationContext, prompt: Prompt, config: GenerateConfig, llm: LLMConfig, lang: str
-) -> list[PlannedRequest]:
+def _mcqs(ctx: GenerationContext, prompt: Prompt, config: GenerateConfig, llm: LLMConfig) -> list[PlannedRequest]:
     slots = [(sid, j) for sid in ctx.sampled if ctx.sections[sid].text.strip() for j in range(config.mcq_per_section)]
     corpus = _Corpus(ctx)
     partners = {sid: corpus.s3_partners(sid, config.s3_documents - 1) for sid, _ in slots}
@@ -201,9 +207,9 @@ def _mcqs(
         else:
             section_ids = (sid,)
         key = f"mcq:{sid}:{j}"
-        meta["request_key"] = key
+        meta |= {"request_key": key, "language": ctx.language_of(sid)}
         values = {
-            "language_name": lang,
+            "language_name": language_name(meta["language"]),
             "bloom": bloom,
             "bloom_name": BLOOM_NAMES[bloom],
             "bloom_description": BLOOM_DESCRIPTIONS[bloom],
