@@ -255,7 +255,7 @@ def _fmt(value: Any, digits: int) -> str:
 
 def _metric_cells(row: dict[str, Any]) -> list[str]:
     if not ran(row):
-        return ["not run", *["–"] * 8]
+        return ["not run", *["–"] * 9]
     return [
         str(row["n_topics"]),
         f"{row['outlier_pct']:.1f}",
@@ -266,7 +266,14 @@ def _metric_cells(row: dict[str, Any]) -> list[str]:
         _fmt(row.get("robustness"), 3),
         _fmt(row.get("dc"), 1),
         _fmt(row.get("dc_shuffled"), 1),
+        _fmt(_lift(row), 1),
     ]
+
+
+def _lift(row: dict[str, Any]) -> float | None:
+    """DC above its shuffled baseline, in points: how far topics follow documents beyond chance."""
+    dc, shuffled = row.get("dc"), row.get("dc_shuffled")
+    return None if dc is None or shuffled is None else dc - shuffled
 
 
 def not_run_notes(rows: list[dict[str, Any]]) -> list[str]:
@@ -283,6 +290,7 @@ def format_table(rows: list[dict[str, Any]], recommended: dict[str, Any] | None 
         return "(no sweep rows)"
     keys = [k for k in rows[0] if k in SWEEPABLE]
     metrics = ["topics", "outliers %", "size min/med/max", "silhouette", "CH", "DB", "robustness", "DC", "DC shuffled"]
+    metrics.append("DC lift")
     head = [*keys, *metrics]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---:" for _ in head) + "|"]
     for row in rows:
