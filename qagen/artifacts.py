@@ -23,11 +23,25 @@ def _npy(name: str) -> Artifact:
     return Artifact(name, write_npy, read_npy)
 
 
-def _write_splits(path: Path, result: Any) -> None:
+def _write_splits(path: Path, result: Any) -> list[str]:
+    """Write ``splits/`` and ``crosseval.json``; return the ``splits/`` files written (relative paths).
+
+    ``crosseval.json`` names every file of the layout, so the list comes from it: the runner
+    hashes them with ``crosseval.json``, and a deleted or edited split file reruns the stage.
+    """
     from qagen.splits import write_splits
 
     crosseval = write_splits(result, path.parent)
     write_json(path, crosseval)
+    return split_files(crosseval)
+
+
+def split_files(crosseval: dict[str, Any]) -> list[str]:
+    """The files under ``splits/`` that a ``crosseval.json`` names, in a stable order."""
+    roles = ("corpus", "answerable", "unanswerable", "questions")
+    files = [it[role] for it in crosseval.get("iterations", []) for role in roles if role in it]
+    report = crosseval.get("leakage", {}).get("report")
+    return list(dict.fromkeys([*files, *([report] if report else [])]))
 
 
 ARTIFACTS: dict[str, Artifact] = {

@@ -1,8 +1,10 @@
 """The ``qagen`` command line: parses, calls the Python API, prints.
 
 Exit codes: 0 success, 1 error (bad input, failed build), 2 usage or configuration error,
-3 build finished but incomplete (LLM requests stopped or failed; rerun to finish), 130 interrupted.
-Heavy libraries are imported inside commands, so ``qagen --help`` answers at once.
+3 build finished but incomplete (LLM requests stopped or failed; rerun to finish), 130 interrupted
+(Ctrl-C; rerun the same command to resume). Heavy libraries are imported inside commands, so
+``qagen --help`` answers at once. ``build -q`` prints only errors (third-party progress bars
+included); ``build -v`` adds per-document and per-stage details (the ``qagen`` logger at INFO).
 """
 
 from __future__ import annotations
@@ -109,7 +111,8 @@ def cli() -> None:
     Use:     qagen export out --format ragas -o out/ragas
 
     Exit codes: 0 ok, 1 error, 2 usage or configuration error, 3 finished but
-    incomplete (some LLM requests stopped or failed: rerun to finish them).
+    incomplete (some LLM requests stopped or failed: rerun to finish them),
+    130 interrupted (Ctrl-C: rerun the same command to resume).
     """
 
 
@@ -137,8 +140,8 @@ def cli() -> None:
     is_flag=True,
     help="Splits and exports from items approved in review only (qagen review import; sets splits.approved_only).",
 )
-@click.option("-v", "--verbose", is_flag=True, help="Show every stage message.")
-@click.option("-q", "--quiet", is_flag=True, help="Only errors.")
+@click.option("-v", "--verbose", is_flag=True, help="Also show each document's parse and each stage's counts.")
+@click.option("-q", "--quiet", is_flag=True, help="Only errors: no progress bars (ours or libraries'), no warnings.")
 def build(
     docs: Path,
     out: Path,
@@ -153,6 +156,7 @@ def build(
     quiet: bool,
 ) -> None:
     """Build a dataset from the documents in DOCS into OUT (reruns resume)."""
+    _configure_output(verbose, quiet)  # before the heavy imports: it sets their environment
     from qagen.pipeline import build as api_build
 
     sets = list(overrides) + ([f"llm.backend={_toml_str(llm)}"] if llm else [])
@@ -183,6 +187,35 @@ def build(
         for name, why in result.incomplete.items():
             click.echo(f"incomplete: {name}: {why}", err=True)
         sys.exit(EXIT_INCOMPLETE)
+
+
+QUIET_ENV = {
+    "HF_HUB_DISABLE_PROGRESS_BARS": "1",  # huggingface_hub and transformers ("Loading weights")
+    "TRANSFORMERS_VERBOSITY": "error",
+    "TQDM_DISABLE": "1",  # any other library's tqdm bars
+}
+
+
+def _configure_output(verbose: bool, quiet: bool) -> None:
+    """``-q``: errors only, third-party bars off (set before they import); ``-v``: INFO of ``qagen`` loggers."""
+    import logging
+    import os
+
+    if verbose and quiet:
+        _fail("-v and -q cannot be used together; pick one", 2)
+    root = logging.getLogger("qagen")
+    if quiet:
+        os.environ.update(QUIET_ENV)
+        root.setLevel(logging.ERROR)
+        if "transformers" in sys.modules:  # imported already (an API caller's process): switch it off too
+            sys.modules["transformers"].utils.logging.disable_progress_bar()
+    elif verbose:
+        if not any(h.get_name() == "qagen-cli" for h in root.handlers):
+            handler = logging.StreamHandler(sys.stderr)
+            handler.set_name("qagen-cli")
+            handler.setFormatter(logging.Formatter("%(message)s"))
+            root.addHandler(handler)
+        root.setLevel(logging.INFO)
 
 
 def _toml_str(value: str) -> str:
@@ -362,16 +395,20 @@ def review_export(
 @click.option("--reviewer", help="Reviewer of rows whose reviewer cell is empty.")
 @click.option("--json", "as_json", is_flag=True, help="Print the counts and review summary as JSON.")
 def review_import(out: Path, files: tuple[Path, ...], reviewer: str | None, as_json: bool) -> None:
-    """Check review FILES against OUT's items and store the verdicts (all or nothing)."""
-    from qagen.review.cli_support import format_import, import_review
+    """Check review FILES against OUT's items and store the verdicts (all or nothing); updates OUT/report.html."""
+    from qagen.review.cli_support import format_import, import_review, refresh_report
 
     result = _run_api(import_review, out, list(files), reviewer=reviewer)
+    report = _run_api(refresh_report, out)
     if as_json:
         import json
 
-        click.echo(json.dumps({"counts": result.counts, "summary": result.summary}, indent=2))
+        payload = {"counts": result.counts, "summary": result.summary, "report": str(report) if report else None}
+        click.echo(json.dumps(payload, indent=2))
     else:
         click.echo(format_import(result, out))
+        if report is not None:
+            click.echo(f"updated {report}")
 
 
 @cli.command()
@@ -382,7 +419,14 @@ def review_import(out: Path, files: tuple[Path, ...], reviewer: str | None, as_j
 @click.option(
     "--judge",
     metavar="SPEC",
-    help="MCQ judge: embedding[:EMBEDDER] | openai:MODEL[@URL] | local (default: score.judge).",
+    help="MCQ judge: embedding[:EMBEDDER] | openai:MODEL[@URL] | local (default: score.judge). "
+    "An LLM judge also decides refusals unless --refusal-judge says otherwise.",
+)
+@click.option(
+    "--refusal-judge",
+    metavar="SPEC",
+    help="Who decides refusals: auto (an LLM --judge does, else phrases) | phrases | openai:MODEL[@URL] | local "
+    "(default: score.refusal_judge).",
 )
 @click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), help="TOML config (see qagen init).")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a config key; repeatable.")
@@ -392,6 +436,7 @@ def score(
     out: Path,
     answers: Path,
     judge: str | None,
+    refusal_judge: str | None,
     config_path: Path | None,
     overrides: tuple[str, ...],
     output: Path | None,
@@ -406,6 +451,7 @@ def score(
             out,
             answers,
             judge,
+            refusal_judge=refusal_judge,
             config_path=config_path,
             overrides=list(overrides),
             output=output,

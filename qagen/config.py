@@ -27,7 +27,10 @@ class _Section(BaseModel):
 class ParseConfig(_Section):
     """Reading documents into sections."""
 
-    formats: list[str] = Field(default_factory=lambda: ["pdf", "txt", "md", "html"])
+    formats: list[str] = Field(
+        default_factory=lambda: ["pdf", "txt", "md", "html"],
+        description="formats read: pdf, txt, md, html (by extension; PDF and HTML also by content)",
+    )
     heading_size_ratio: float = Field(1.08, gt=1.0, description="a line this much larger than body text is a heading")
     bold_headings: bool = Field(True, description="short bold lines in body size start a section")
     gap_factor: float = Field(
@@ -64,9 +67,11 @@ class ParseConfig(_Section):
 class PagesConfig(_Section):
     """Grouping sections into emulated pages."""
 
-    target_tokens: int = Field(1000, gt=0, description="pages grow up to this many tokens; a section is never split")
-    hard_max_tokens: int = Field(
-        3000, gt=0, description="unused: long sections are split when parsing (see parse.max_section_tokens)"
+    target_tokens: int = Field(
+        1000,
+        gt=0,
+        description="pages grow up to this many tokens, separators counted; a section is never split "
+        "(long ones were split when parsing: parse.max_section_tokens)",
     )
 
 
@@ -94,30 +99,45 @@ class EmbedConfig(_Section):
 class TopicsConfig(_Section):
     """BERTopic (UMAP + HDBSCAN) on precomputed embeddings; defaults from the paper."""
 
-    n_components: int = Field(15, gt=1)
-    n_neighbors: int = Field(15, gt=1)
-    min_cluster_size: int = Field(30, gt=1)
-    min_samples: int | None = Field(None, ge=1)
+    n_components: int = Field(15, gt=1, description="dimensions UMAP (or PCA) reduces the embeddings to")
+    n_neighbors: int = Field(15, gt=1, description="UMAP neighbourhood size: larger favours the global structure")
+    min_cluster_size: int = Field(30, gt=1, description="HDBSCAN: smallest topic, in sections (see auto_scale)")
+    min_samples: int | None = Field(
+        None, ge=1, description="HDBSCAN: higher marks more sections as outliers; unset = min_cluster_size"
+    )
     auto_scale: bool = Field(
         True, description="small corpora: cap min_cluster_size at max(3, sections / 20) so several topics can form"
     )
-    n_keywords: int = Field(8, gt=0)
+    n_keywords: int = Field(8, gt=0, description="keywords kept per topic (c-TF-IDF); the first three label it")
     robustness_noise: float = Field(0.05, ge=0, description="Gaussian noise scale (x embedding std) for robustness")
-    reducer: Literal["umap", "pca"] = "umap"
-    clusterer: Literal["hdbscan", "kmeans"] = "hdbscan"
+    reducer: Literal["umap", "pca"] = Field("umap", description="umap (the paper's), or pca: fast and deterministic")
+    clusterer: Literal["hdbscan", "kmeans"] = Field(
+        "hdbscan", description="hdbscan (the paper's; finds outliers), or kmeans: n_clusters topics, no outliers"
+    )
     n_clusters: int = Field(8, gt=1, description="only for clusterer = kmeans")
     robustness_check: bool = Field(True, description="refit once on noisy embeddings to measure robustness (2x time)")
     stop_words: Literal["english", "none"] = Field("english", description="stop words left out of topic keywords")
+    save_model: bool = Field(
+        False,
+        description="save the fitted BERTopic model to OUT/topic_model for inspection (BERTopic.load; "
+        "topics, keywords and c-TF-IDF, not UMAP/HDBSCAN)",
+    )
 
 
 class FoldsConfig(_Section):
     """Topic-disjoint folds (paper Section 4.4)."""
 
-    n_folds: int = Field(2, ge=2, le=2)
-    distance: list[Literal["euclidean", "cosine"]] | Literal["auto"] = "auto"
-    linkage: list[Literal["single", "complete", "average", "ward"]] | Literal["auto"] = "auto"
-    unit: Literal["page", "document"] = "page"
-    test_size: float = Field(0.2, gt=0, lt=1)
+    n_folds: int = Field(2, ge=2, le=2, description="number of folds; only 2 (one answers, the other is refused)")
+    distance: list[Literal["euclidean", "cosine"]] | Literal["auto"] = Field(
+        "auto", description="distances tried when clustering topic centroids: auto (both) or a list"
+    )
+    linkage: list[Literal["single", "complete", "average", "ward"]] | Literal["auto"] = Field(
+        "auto", description="linkages tried: auto (all four) or a list; ward pairs with euclidean only"
+    )
+    unit: Literal["page", "document"] = Field(
+        "page", description="what never straddles two folds or splits: an emulated page or a whole document"
+    )
+    test_size: float = Field(0.2, gt=0, lt=1, description="share of each fold's kept sections (by unit) in test")
     min_fold_ratio: float = Field(
         0.3,
         ge=0,
@@ -144,7 +164,7 @@ class LLMConfig(_Section):
     api_key_env: str = Field(
         "OPENAI_API_KEY", description="environment variable holding the API key (never the key itself here)"
     )
-    temperature: float = Field(0.7, ge=0, le=2)
+    temperature: float = Field(0.7, ge=0, le=2, description="sampling temperature of generation requests")
     max_tokens: int = Field(1024, gt=0, description="completion tokens per request (also the budget's worst case)")
     timeout_s: float = Field(60.0, gt=0, description="per-request time limit; a slower reply is retried")
     max_retries: int = Field(
@@ -186,9 +206,11 @@ class LLMConfig(_Section):
 class GenerateConfig(_Section):
     """Question generation."""
 
-    types: list[Literal["long_form", "factoid", "mcq"]] = Field(default_factory=lambda: ["long_form", "factoid", "mcq"])
+    types: list[Literal["long_form", "factoid", "mcq"]] = Field(
+        default_factory=lambda: ["long_form", "factoid", "mcq"], description="item types generated"
+    )
     long_form_per_section: int = Field(3, gt=0, description="candidates asked for per section")
-    mcq_per_section: int = Field(1, ge=0)
+    mcq_per_section: int = Field(1, ge=0, description="multiple-choice requests per sampled section (0 = none)")
     personas: list[str] = Field(
         default_factory=lambda: [
             "new employee",
@@ -197,19 +219,33 @@ class GenerateConfig(_Section):
             "curious customer",
             "experienced professional",
             "first-time user",
-        ]
+        ],
+        description="who asks the long-form questions; one is picked per section (seeded)",
     )
     prompts_dir: str | None = Field(None, description="folder with your own prompt files (copy prompts/ and edit)")
-    few_shot_file: str | None = None
-    bloom_mix: dict[str, float] = Field(default_factory=lambda: {"B1": 1, "B2": 1, "B3": 1, "B4": 1})
-    scenario_mix: dict[str, float] = Field(default_factory=lambda: {"S1": 1, "S2": 1, "S3": 1})
+    few_shot_file: str | None = Field(
+        None,
+        description="JSON list of {question, answer} examples for long-form prompts; unset = few_shot_long_form.json "
+        "in the prompts folder",
+    )
+    bloom_mix: dict[str, float] = Field(
+        default_factory=lambda: {"B1": 1, "B2": 1, "B3": 1, "B4": 1},
+        description="weights of the MCQ Bloom levels: B1 remember, B2 understand, B3 apply, B4 analyze",
+    )
+    scenario_mix: dict[str, float] = Field(
+        default_factory=lambda: {"S1": 1, "S2": 1, "S3": 1},
+        description="weights of the MCQ scenarios: S1 one fact, S2 several facts of one document, "
+        "S3 facts of several documents",
+    )
     language: str = Field("auto", description="auto (detected) or a language code such as en, nl")
     phone_region: str = Field(
         "auto",
         description="region for phone numbers without a country code (US, NL, ...); "
         "auto = the most common country code among the corpus's international numbers, else US",
     )
-    entity_kinds: list[str] = Field(default_factory=lambda: ["phone", "email", "url"])
+    entity_kinds: list[str] = Field(
+        default_factory=lambda: ["phone", "email", "url"], description="kinds of entity factoid questions ask for"
+    )
     factoid_per_section: int = Field(3, ge=0, description="at most this many entities (one request each) per section")
     s3_documents: int = Field(2, ge=2, le=4, description="documents combined in an S3 (cross-document) MCQ")
     max_section_chars: int = Field(6000, gt=200, description="longer sections are cut to this in prompts")
@@ -260,9 +296,9 @@ class FilterConfig(_Section):
         0.9, gt=0, le=1, description="cosine similarity above which questions are duplicates"
     )
     keep_per_section: int = Field(1, gt=0, description="top-ranked items kept per section and type")
-    min_question_chars: int = Field(10, gt=0)
-    max_question_chars: int = Field(400, gt=0)
-    max_answer_chars: int = Field(2000, gt=0)
+    min_question_chars: int = Field(10, gt=0, description="shorter questions are rejected")
+    max_question_chars: int = Field(400, gt=0, description="longer questions are rejected")
+    max_answer_chars: int = Field(2000, gt=0, description="longer answers are rejected")
     factoid_max_answer_words: int = Field(
         25, gt=0, description="a long-form answer this short with an entity is a factoid"
     )
@@ -285,7 +321,7 @@ class SplitsConfig(_Section):
     leakage_rouge: float = Field(
         0.8, gt=0, le=1, description="an answer with this ROUGE recall in a page of the other fold leaks"
     )
-    leakage_rouge_type: Literal["rougeL", "rouge1"] = "rougeL"
+    leakage_rouge_type: Literal["rougeL", "rouge1"] = Field("rougeL", description="ROUGE recall of the leakage check")
     leakage_embeddings: bool = Field(True, description="also compare answers and passages by embedding similarity")
     leakage_similarity: float = Field(
         0.8,
@@ -335,7 +371,13 @@ class ScoreConfig(_Section):
     judge: str = Field(
         "embedding",
         description="who picks the MCQ option closest to a free answer: embedding[:<embed spec>] | "
-        "openai:<model>[@<base_url>] | local | any LLM spec (an LLM judge also decides refusals)",
+        "openai:<model>[@<base_url>] | local | any LLM spec (an LLM judge also decides refusals unless "
+        "refusal_judge says otherwise)",
+    )
+    refusal_judge: str = Field(
+        "auto",
+        description="who decides whether an answer declines: auto (an LLM judge does, else refusal_phrases) | "
+        "phrases | an LLM spec such as openai:<model>[@<base_url>] or local (phrases decide where a request fails)",
     )
     embedder: str = Field("auto", description="embedder of the MCQ cosine-similarity baseline (see embed.backend)")
     refusal_phrases: list[str] = Field(
@@ -379,7 +421,9 @@ class ScoreConfig(_Section):
     refusal_window_chars: int = Field(
         300, gt=0, description="a refusal phrase counts only when it starts within this many characters of the answer"
     )
-    llm_refusals: bool = Field(True, description="with an LLM judge, the judge decides refusals (phrases as fallback)")
+    llm_refusals: bool = Field(
+        True, description="with refusal_judge = auto and an LLM judge, the judge decides refusals (false: phrases)"
+    )
     recall_k: list[int] = Field(default_factory=lambda: [1, 3, 5], description="k of retrieval recall@k")
     bleu_tokenize: Literal["13a", "intl", "char", "zh", "none"] = Field(
         "13a", description="sacrebleu tokenizer: 13a (its default), intl (Unicode punctuation), char, zh, none"
@@ -396,18 +440,18 @@ class ScoreConfig(_Section):
 class Config(_Section):
     """Every setting of a build."""
 
-    seed: int = 0
-    parse: ParseConfig = Field(default_factory=ParseConfig)
-    pages: PagesConfig = Field(default_factory=PagesConfig)
-    embed: EmbedConfig = Field(default_factory=EmbedConfig)
-    topics: TopicsConfig = Field(default_factory=TopicsConfig)
-    folds: FoldsConfig = Field(default_factory=FoldsConfig)
-    llm: LLMConfig = Field(default_factory=LLMConfig)
-    generate: GenerateConfig = Field(default_factory=GenerateConfig)
-    filter: FilterConfig = Field(default_factory=FilterConfig)
-    splits: SplitsConfig = Field(default_factory=SplitsConfig)
-    report: ReportConfig = Field(default_factory=ReportConfig)
-    score: ScoreConfig = Field(default_factory=ScoreConfig)
+    seed: int = Field(0, description="drives every random choice")
+    parse: ParseConfig = Field(default_factory=ParseConfig, description=ParseConfig.__doc__)
+    pages: PagesConfig = Field(default_factory=PagesConfig, description=PagesConfig.__doc__)
+    embed: EmbedConfig = Field(default_factory=EmbedConfig, description=EmbedConfig.__doc__)
+    topics: TopicsConfig = Field(default_factory=TopicsConfig, description=TopicsConfig.__doc__)
+    folds: FoldsConfig = Field(default_factory=FoldsConfig, description=FoldsConfig.__doc__)
+    llm: LLMConfig = Field(default_factory=LLMConfig, description=LLMConfig.__doc__)
+    generate: GenerateConfig = Field(default_factory=GenerateConfig, description=GenerateConfig.__doc__)
+    filter: FilterConfig = Field(default_factory=FilterConfig, description=FilterConfig.__doc__)
+    splits: SplitsConfig = Field(default_factory=SplitsConfig, description=SplitsConfig.__doc__)
+    report: ReportConfig = Field(default_factory=ReportConfig, description=ReportConfig.__doc__)
+    score: ScoreConfig = Field(default_factory=ScoreConfig, description=ScoreConfig.__doc__)
 
     @field_validator("seed")
     @classmethod
@@ -502,7 +546,7 @@ def render_toml(config: Config | None = None) -> str:
         "# qagen configuration. Every key is shown with its default; delete what you do not change.",
         "# Override any key on the command line: qagen build docs -o out --set topics.min_cluster_size=20",
         "",
-        f"seed = {config.seed}  # drives every random choice",
+        f"seed = {config.seed}  # {Config.model_fields['seed'].description}",
     ]
     for name in Config.model_fields:
         if name == "seed":

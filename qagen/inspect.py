@@ -26,7 +26,12 @@ def summary_line(result: Any) -> str:
 
 
 def collect(out: Path) -> dict[str, Any]:
-    """Counts per stage (from the manifest), per item type, per fold and split, and the funnel."""
+    """Counts per stage (from the manifest), per item type, per fold and split, the splits, and the funnel.
+
+    ``items_by_*`` count every accepted item (``items.jsonl``); ``splits`` (from
+    ``crosseval.json`` and the files it names) is what the splits hold, which under
+    ``--approved-only`` is the approved items only.
+    """
     out = Path(out)
     manifest_path = out / MANIFEST
     if not manifest_path.is_file():
@@ -54,10 +59,74 @@ def collect(out: Path) -> dict[str, Any]:
             by_cell[f"{item['split']}/fold_{item['fold']}/{item['type']}"] += 1
         data["items_by_type"] = dict(sorted(by_type.items()))
         data["items_by_split_fold_type"] = dict(sorted(by_cell.items()))
+    crosseval_path = out / "crosseval.json"
+    if crosseval_path.is_file():
+        data["splits"] = placed_in_splits(out, read_json(crosseval_path))
     funnel_path = out / "funnel.json"
     if funnel_path.is_file():
         data["funnel"] = read_json(funnel_path)
     return data
+
+
+def placed_in_splits(out: Path, crosseval: dict[str, Any]) -> dict[str, Any]:
+    """What the splits hold: per iteration (set, corpus fold) pages, answerable and unanswerable
+    questions; placed items by set/fold/type; and the review selection they were built from."""
+    iterations: list[dict[str, Any]] = []
+    by_cell: Counter[str] = Counter()
+    for it in crosseval.get("iterations") or []:
+        counts = it.get("counts") or {}
+        iterations.append(
+            {
+                "name": it.get("name"),
+                "set": it.get("set"),
+                "fold": it.get("corpus_fold"),
+                **{k: counts.get(k, 0) for k in ("pages", "answerable", "unanswerable")},
+                "excluded_leakage": counts.get("unanswerable_excluded_leakage", 0),
+            }
+        )
+        answerable = out / str(it.get("answerable") or "")
+        if it.get("answerable") and answerable.is_file():
+            for row in iter_jsonl(answerable):
+                by_cell[f"{it.get('set')}/fold_{it.get('corpus_fold')}/{row['type']}"] += 1
+    items = crosseval.get("items") or {}
+    data: dict[str, Any] = {
+        "iterations": iterations,
+        "items_placed": items.get("placed"),
+        "items_excluded": items.get("excluded") or {},
+        "placed_by_split_fold_type": dict(sorted(by_cell.items())),
+    }
+    review = crosseval.get("review")
+    if review:
+        keys = ("approved_only", "rule", "items", "reviewed", "approved", "not_reviewed", "verdicts")
+        data["review"] = {k: review.get(k) for k in keys}
+    return data
+
+
+def _splits_lines(splits: dict[str, Any]) -> list[str]:
+    head = f"placed in splits (crosseval.json): {splits['items_placed']} item(s)"
+    review = splits.get("review")
+    if review:
+        which = "approved items only" if review["approved_only"] else "every accepted item"
+        head += (
+            f" from {which} (review: {review['approved']} approved under rule {review['rule']!r}, "
+            f"{review['reviewed']} of {review['items']} reviewed)"
+        )
+    if splits["items_excluded"]:
+        head += "; not placed: " + ", ".join(f"{k}={v}" for k, v in sorted(splits["items_excluded"].items()))
+    lines = [
+        "",
+        head,
+        f"  {'iteration':<26} {'pages':>6} {'answerable':>11} {'unanswerable':>13} {'left out (leakage)':>19}",
+    ]
+    for it in splits["iterations"]:
+        lines.append(
+            f"  {it['name']:<26} {it['pages']:>6} {it['answerable']:>11} {it['unanswerable']:>13} "
+            f"{it['excluded_leakage']:>19}"
+        )
+    if splits["placed_by_split_fold_type"]:
+        lines.append("placed by split/fold/type:")
+        lines += [f"  {k:<32} {v}" for k, v in splits["placed_by_split_fold_type"].items()]
+    return lines
 
 
 def inspect_dir(out: Path, as_json: bool = False) -> str:
@@ -72,8 +141,10 @@ def inspect_dir(out: Path, as_json: bool = False) -> str:
         lines.append(f"{name:<10} {st['status'] or '-':<10} {st['seconds'] or 0:>7.2f}  {counts}{errs}")
     if "items_by_type" in data:
         lines += ["", "items by type: " + ", ".join(f"{k}={v}" for k, v in data["items_by_type"].items())]
-        lines.append("items by split/fold/type:")
+        lines.append("items by split/fold/type (every accepted item, items.jsonl):")
         lines += [f"  {k:<32} {v}" for k, v in data["items_by_split_fold_type"].items()]
+    if "splits" in data:
+        lines += _splits_lines(data["splits"])
     if "funnel" in data:
         from qagen.filters import format_funnel
 

@@ -89,7 +89,7 @@ STAGES: tuple[Stage, ...] = (
         st.run_report,
         None,
         "self-contained HTML report",
-        optional_inputs=("scores.json",),
+        optional_inputs=("scores.json", "reviews.jsonl"),
     ),
 )
 
@@ -159,7 +159,7 @@ def build(
 
     cfg = _resolve_config(config, overrides)
     docs_dir = Path(docs).resolve()
-    doc_paths = discover(docs_dir, cfg.parse.formats)
+    doc_paths = discover(docs_dir, cfg.parse.formats, exclude=[Path(out).resolve()])
     from qagen.generate.prompts import default_prompts_dir
 
     prompts_dir = Path(cfg.generate.prompts_dir) if cfg.generate.prompts_dir else default_prompts_dir()

@@ -5,13 +5,20 @@ extra inputs its result depends on, and a function from loaded inputs to output 
 The runner alone touches the output folder. Each stage's fingerprint hashes its config
 sections, its input files, its prompt files and the versions of qagen and its
 dependencies; a rerun skips a stage whose fingerprint matches ``manifest.json`` and
-whose recorded outputs are still on disk unchanged.
+whose recorded outputs are still on disk unchanged. The recorded outputs are every file the
+stage wrote: its artifacts, the files their writers wrote beside them (``splits/``) and the
+files the stage function wrote itself (:attr:`StageOutput.files`), so a deleted or edited
+file of any of them reruns the stage. A stage that raises is recorded as ``failed`` (with a
+one-line error; ``interrupted`` on Ctrl-C) and runs again on the next build.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
+import logging
+import os
+import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +29,8 @@ from typing import Any
 from qagen import __version__
 from qagen.io import read_json, sha256_file, stable_hash, write_json
 from qagen.records import SCHEMA_VERSION
+
+logger = logging.getLogger("qagen.build")
 
 MANIFEST = "manifest.json"
 LOCK = ".qagen.lock"
@@ -44,6 +53,10 @@ class BuildError(RuntimeError):
     """A build problem with a one-line message that says what to do next."""
 
 
+class StageStop(Exception):
+    """Raised by a stage to end the build early on purpose (a dry run): not recorded as a failure."""
+
+
 @dataclass
 class StageOutput:
     """What a stage function returns: artifact values by name, plus counts and problems.
@@ -52,6 +65,10 @@ class StageOutput:
     valid (an LLM run stopped by a budget, requests that failed after their retries): the
     stage is recorded as ``incomplete`` and runs again on the next build, which pays only
     for what is still missing (the request cache holds the rest).
+
+    ``files`` lists files the stage function wrote itself under the output folder (paths
+    relative to it, written atomically), beside the artifacts the runner writes: they are
+    hashed into the stage's recorded outputs, so deleting or editing one reruns the stage.
     """
 
     artifacts: dict[str, Any]
@@ -59,6 +76,7 @@ class StageOutput:
     errors: list[dict[str, Any]] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)
     incomplete: str | None = None
+    files: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -76,10 +94,16 @@ class StageContext:
 
 @dataclass(frozen=True)
 class Artifact:
-    """How one artifact file is written and read."""
+    """How one artifact file is written and read.
+
+    ``write(path, value)`` writes the artifact atomically; a writer that also writes other
+    files (beside ``path``) returns a list of their paths relative to ``path.parent`` (the
+    output folder), and the runner records their hashes with the artifact's own. Any other
+    return value (None, a line count) means no other files.
+    """
 
     name: str
-    write: Callable[[Path, Any], None]
+    write: Callable[[Path, Any], Any]
     read: Callable[[Path], Any]
 
 
@@ -190,9 +214,14 @@ class Runner:
             lock.release()
 
     def _remove_stale_temp_files(self) -> None:
-        """Delete temp files a killed build left behind (their targets were never replaced)."""
-        for tmp in self.out_dir.rglob(".*.tmp"):
-            if ".cache" not in tmp.relative_to(self.out_dir).parts:
+        """Delete temp files and folders a killed build left behind (their targets were never replaced)."""
+        import shutil
+
+        stale = [p for p in self.out_dir.rglob(".*.tmp") if ".cache" not in p.relative_to(self.out_dir).parts]
+        for tmp in stale:
+            if tmp.is_dir() and not tmp.is_symlink():
+                shutil.rmtree(tmp, ignore_errors=True)
+            else:
                 tmp.unlink(missing_ok=True)
 
     def _load_manifest(self) -> dict[str, Any]:
@@ -260,6 +289,36 @@ class Runner:
     def _execute(self, stage: Stage, manifest: dict[str, Any], fp: str) -> StageReport:
         self.log(f"{stage.name}: running")
         t0, c0 = time.perf_counter(), time.process_time()
+        try:
+            result, outputs = self._run_and_write(stage, manifest)
+        except StageStop:
+            raise
+        except BaseException as exc:
+            self._record_failure(stage, manifest, exc, time.perf_counter() - t0)
+            raise
+        seconds = time.perf_counter() - t0
+        manifest["stages"][stage.name] = {
+            "fingerprint": fp,
+            "status": "incomplete" if result.incomplete else "ok",
+            **({"incomplete_reason": result.incomplete} if result.incomplete else {}),
+            "skipped": False,
+            "seconds": round(seconds, 3),
+            "cpu_seconds": round(time.process_time() - c0, 3),
+            "finished_at": _now(),
+            "counts": result.counts,
+            "errors": result.errors,
+            "outputs": outputs,
+            **result.info,
+        }
+        self._save_manifest(manifest)
+        counts = ", ".join(f"{k}={v}" for k, v in result.counts.items())
+        logger.info("%s: ran in %.2f s%s", stage.name, seconds, f" ({counts})" if counts else "")
+        if result.incomplete:
+            self.log(f"warning: {stage.name} is incomplete: {result.incomplete}")
+        return StageReport(stage.name, "ran", seconds, result.counts, result.errors, result.incomplete)
+
+    def _run_and_write(self, stage: Stage, manifest: dict[str, Any]) -> tuple[StageOutput, dict[str, str]]:
+        """Run the stage function, write its artifacts; return its output and the hash of every file written."""
         inputs = {name: self.artifacts[name].read(self.out_dir / name) for name in stage.inputs}
         for name in stage.optional_inputs:
             if (self.out_dir / name).is_file():
@@ -277,26 +336,63 @@ class Runner:
         missing = set(stage.outputs) - set(result.artifacts)
         if missing:
             raise RuntimeError(f"stage {stage.name!r} did not return {sorted(missing)}")
-        outputs = {}
+        written: list[str] = []
         for name in stage.outputs:
-            path = self.out_dir / name
-            self.artifacts[name].write(path, result.artifacts[name])
-            outputs[name] = sha256_file(path)
-        seconds = time.perf_counter() - t0
+            written.append(name)
+            beside = self.artifacts[name].write(self.out_dir / name, result.artifacts[name])
+            if isinstance(beside, list | tuple):  # (other return values, such as a line count, say nothing)
+                written += beside
+        written += result.files
+        outputs = {}
+        for rel in written:
+            path = self.out_dir / rel
+            if not path.is_file():
+                raise RuntimeError(f"stage {stage.name!r} reported {rel} as written, but it is not in {self.out_dir}")
+            outputs[Path(rel).as_posix()] = sha256_file(path)
+        return result, outputs
+
+    def _record_failure(self, stage: Stage, manifest: dict[str, Any], exc: BaseException, seconds: float) -> None:
+        """Record a stage that raised (no fingerprint: it runs again next time); never masks ``exc``."""
+        interrupted = isinstance(exc, KeyboardInterrupt)
         manifest["stages"][stage.name] = {
-            "fingerprint": fp,
-            "status": "incomplete" if result.incomplete else "ok",
-            **({"incomplete_reason": result.incomplete} if result.incomplete else {}),
+            "status": "interrupted" if interrupted else "failed",
+            "error": "interrupted (Ctrl-C)" if interrupted else error_line(exc),
             "skipped": False,
             "seconds": round(seconds, 3),
-            "cpu_seconds": round(time.process_time() - c0, 3),
-            "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "counts": result.counts,
-            "errors": result.errors,
-            "outputs": outputs,
-            **result.info,
+            "finished_at": _now(),
         }
-        self._save_manifest(manifest)
-        if result.incomplete:
-            self.log(f"warning: {stage.name} is incomplete: {result.incomplete}")
-        return StageReport(stage.name, "ran", seconds, result.counts, result.errors, result.incomplete)
+        try:
+            self._save_manifest(manifest)
+        except Exception as save_exc:  # e.g. the disk is full: the original error matters more
+            logger.debug("manifest not updated after %s failed: %s", stage.name, type(save_exc).__name__)
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+_SECRET_PATTERNS = (
+    re.compile(r"\b(sk|pk|rk)-[A-Za-z0-9_\-]{8,}"),
+    re.compile(r"(?i)\bbearer\s+\S+"),
+    re.compile(r"(?i)\b(api[_-]?key|token|secret|password|authorization)(\s*[=:]\s*)\S+"),
+)
+_SECRET_ENV = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)$", re.IGNORECASE)
+MAX_ERROR_CHARS = 300
+
+
+def error_line(exc: BaseException) -> str:
+    """``Type: first line of the message``, shortened, with anything that looks like a credential masked.
+
+    Values of environment variables named ``*KEY``, ``*TOKEN``, ``*SECRET`` or ``*PASSWORD`` are
+    masked too, so an API key echoed in an error never reaches the manifest.
+    """
+    lines = str(exc).strip().splitlines()
+    text = lines[0].strip() if lines else ""
+    for name, value in os.environ.items():
+        if _SECRET_ENV.search(name) and len(value) >= 8:
+            text = text.replace(value, "***")
+    for pattern in _SECRET_PATTERNS:
+        text = pattern.sub(lambda m: (m.group(1) + m.group(2) + "***") if m.lastindex == 2 else "***", text)
+    if len(text) > MAX_ERROR_CHARS:
+        text = text[: MAX_ERROR_CHARS - 3] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

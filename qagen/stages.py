@@ -6,13 +6,16 @@ Each function takes a :class:`~qagen.runner.StageContext` and returns a
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from qagen.io import sha256_file
 from qagen.records import FoldAssignment, Section, Topic, to_dict
-from qagen.runner import BuildError, StageContext, StageOutput
+from qagen.runner import BuildError, StageContext, StageOutput, StageStop
+
+logger = logging.getLogger("qagen.build")  # details shown with -v
 
 
 def section_text(section: Section) -> str:
@@ -25,10 +28,26 @@ def section_text(section: Section) -> str:
 
 def _docs_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
     root: Path = extra["docs_dir"]
-    return [(p.relative_to(root).as_posix(), sha256_file(p)) for p in extra["doc_paths"]]
+    docs = [(p.relative_to(root).as_posix(), sha256_file(p)) for p in extra["doc_paths"]]
+    skipped = _skipped_files(config, extra)
+    return {"documents": docs, "skipped": skipped} if skipped else docs
+
+
+def _skipped_files(config: Any, extra: dict[str, Any]) -> list[tuple[str, str]]:
+    """The files of the documents folder that are not parsed, with the reason (scanned once per build)."""
+    key = "_skipped_files:" + ",".join(config.parse.formats)
+    if key not in extra:
+        from qagen.ingest import scan
+
+        extra[key] = [list(x) for x in scan(extra["docs_dir"], config.parse.formats).skipped]
+    return extra[key]
+
+
+MAX_SKIPPED_SHOWN = 10
 
 
 def run_parse(ctx: StageContext) -> StageOutput:
+    """Parse the documents; say what was skipped or failed and why (every document with ``-v``)."""
     from qagen.ingest import parse_documents  # raises NoUsableDocumentsError when nothing parses
 
     result = parse_documents(
@@ -38,8 +57,8 @@ def run_parse(ctx: StageContext) -> StageOutput:
         cache_dir=ctx.cache_dir / "parse",
         progress=ctx.progress,
     )
-    for problem in result.problems:
-        ctx.log(f"warning: {problem.path}: {problem.reason}")
+    skipped = _skipped_files(ctx.config, ctx.extra)
+    _log_parse(ctx, result, skipped)
     ok = sum(d.status == "ok" for d in result.documents)
     return StageOutput(
         {"documents.jsonl": result.documents, "sections.jsonl": result.sections},
@@ -49,9 +68,34 @@ def run_parse(ctx: StageContext) -> StageOutput:
             "failed": sum(d.status == "failed" for d in result.documents),
             "problems": len(result.problems),
             "sections": len(result.sections),
+            "cached": len(result.reused),
+            **({"skipped_files": len(skipped)} if skipped else {}),
         },
         errors=[to_dict(p) for p in result.problems],
+        info={"skipped_files": [{"path": rel, "reason": why} for rel, why in skipped]} if skipped else {},
     )
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _log_parse(ctx: StageContext, result: Any, skipped: list[tuple[str, str]]) -> None:
+    reused = set(result.reused)
+    for doc in result.documents:  # failed documents are warnings below
+        if doc.status == "ok":
+            cached = " (from the parse cache)" if doc.path in reused else ""
+            size = f"{_plural(doc.n_sections, 'section')}, {_plural(doc.n_pages, 'page')}"
+            logger.info("parse: %s: ok, %s%s", doc.path, size, cached)
+    for problem in result.problems:
+        ctx.log(f"warning: {problem.path}: {problem.reason}: {problem.detail}")
+    for k, (rel, why) in enumerate(skipped):
+        if k < MAX_SKIPPED_SHOWN:
+            ctx.log(f"skipped {rel}: {why}")
+        else:
+            logger.info("skipped %s: %s", rel, why)
+    if len(skipped) > MAX_SKIPPED_SHOWN:
+        ctx.log(f"skipped {len(skipped) - MAX_SKIPPED_SHOWN} more file(s) (-v lists them; manifest.json has them all)")
 
 
 # --- pages ------------------------------------------------------------------------------
@@ -103,6 +147,7 @@ def run_embed(ctx: StageContext) -> StageOutput:
 
 
 def run_topics(ctx: StageContext) -> StageOutput:
+    """Fit BERTopic; with ``topics.save_model`` also save the model to ``OUT/topic_model`` (a side artifact)."""
     from qagen.topics import fit_topics
 
     sections = ctx.inputs["sections.jsonl"]
@@ -119,10 +164,7 @@ def run_topics(ctx: StageContext) -> StageOutput:
         )
     except ValueError as exc:  # too few sections or topics: a corpus problem, said in one line
         raise BuildError(f"topics: {exc}") from None
-    if ctx.extra.get("save_topic_model") and result.model is not None:
-        from qagen.topics import save_model
-
-        save_model(result, ctx.cache_dir.parent / "topic_model")
+    files = _save_topic_model(result, ctx.cache_dir.parent, ctx.config.topics.save_model)
     labels = [int(x) for x in result.labels]
     metrics = dict(result.metrics)
     fit_s = metrics.pop("fit_s", None)  # a timing: kept out of the artifact so it stays byte-identical
@@ -137,7 +179,46 @@ def run_topics(ctx: StageContext) -> StageOutput:
         {"topics.json": data, "reduced.npy": result.reduced},
         counts={"topics": len(result.topics), "outliers": outliers, "sections": len(labels)},
         info={"fit_seconds": fit_s},
+        files=files,
     )
+
+
+TOPIC_MODEL = "topic_model"
+
+
+def _save_topic_model(result: Any, out_dir: Path, save: bool) -> list[str]:
+    """With ``topics.save_model``, save the fitted BERTopic model to ``OUT/topic_model``; return its files.
+
+    The folder is written beside the artifacts as a temporary folder, then renamed into
+    place, so it is whole or absent; the runner hashes its files with the stage's outputs.
+    Without ``save_model`` a folder left by an earlier build is removed: it would not match
+    ``topics.json``.
+    """
+    import shutil
+    import uuid
+
+    target = out_dir / TOPIC_MODEL
+    if not save:
+        if target.is_dir():
+            shutil.rmtree(target)
+        return []
+    from qagen.topics import save_model
+
+    tmp = out_dir / f".{TOPIC_MODEL}.{uuid.uuid4().hex}.tmp"  # hidden, *.tmp: a killed build's is cleaned up
+    old = None
+    try:
+        tmp.mkdir()  # (mkdtemp would make it private; the umask decides, as for every artifact)
+        save_model(result, tmp)
+        if target.exists():
+            old = out_dir / f".{TOPIC_MODEL}.{uuid.uuid4().hex}.tmp"
+            target.rename(old)
+        tmp.rename(target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+    return sorted(p.relative_to(out_dir).as_posix() for p in target.rglob("*") if p.is_file())
 
 
 # --- folds ------------------------------------------------------------------------------
@@ -340,7 +421,7 @@ def _generate_with_llm(ctx: StageContext, gctx: Any, gen_cfg: Any, backend: Any)
     return items, failures, {"llm": {"backend": public_id(llm.id), **stats}, "s3_fallbacks": fallbacks}
 
 
-class DryRun(Exception):
+class DryRun(StageStop):
     """Raised by the generate stage under ``--dry-run`` with the engine's estimate."""
 
     def __init__(self, estimate: dict[str, Any], backend: str) -> None:

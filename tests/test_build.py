@@ -207,3 +207,46 @@ def test_changing_a_prompt_reruns_generation_and_only_what_follows(tmp_path):
     result = build(EXAMPLES, out, overrides=overrides, until="filter")
     assert result.ran[0] == "generate"
     assert {"parse", "pages", "embed", "topics", "folds"} <= set(result.skipped)
+
+
+def test_deleted_or_edited_split_file_is_rebuilt(fast_build, tmp_path):
+    import shutil
+
+    out = tmp_path / "out"
+    shutil.copytree(fast_build, out)
+    recorded = json.loads((out / "manifest.json").read_text())["stages"]["splits"]["outputs"]
+    assert "splits/test/fold_1/items.jsonl" in recorded and "splits/leakage.json" in recorded
+    before = artifact_bytes(out)
+    target = out / "splits" / "test" / "fold_1" / "items.jsonl"
+    target.unlink()
+    result = build(EXAMPLES, out, overrides=FAST)
+    assert "splits" in result.ran and "generate" in result.skipped
+    assert artifact_bytes(out) == before
+    (out / "splits" / "validation" / "fold_2" / "questions.jsonl").write_text("{}\n")
+    assert "splits" in build(EXAMPLES, out, overrides=FAST).ran
+    assert artifact_bytes(out) == before
+
+
+def test_topic_model_is_saved_on_request(fast_build, tmp_path):
+    import shutil
+
+    from bertopic import BERTopic
+
+    out = tmp_path / "out"
+    shutil.copytree(fast_build, out)
+    topics_before = (out / "topics.json").read_bytes()
+    result = build(EXAMPLES, out, overrides=[*FAST, "topics.save_model=true"], until="topics")
+    assert result.ran == ["topics"]
+    assert (out / "topics.json").read_bytes() == topics_before
+    outputs = json.loads((out / "manifest.json").read_text())["stages"]["topics"]["outputs"]
+    saved = sorted(p for p in outputs if p.startswith("topic_model/"))
+    assert saved and all((out / p).is_file() for p in saved)
+    assert not list(out.glob(".topic_model*"))  # the temporary folder was renamed into place
+    loaded = BERTopic.load(str(out / "topic_model"))
+    first = json.loads(topics_before)["topics"][0]
+    assert [w for w, _ in loaded.get_topic(first["id"])][:3] == first["keywords"][:3]
+    (out / saved[0]).unlink()  # a missing model file reruns the stage
+    assert build(EXAMPLES, out, overrides=[*FAST, "topics.save_model=true"], until="topics").ran == ["topics"]
+    assert (out / saved[0]).is_file()
+    build(EXAMPLES, out, overrides=FAST, until="topics")  # turned off: the stale model is removed
+    assert not (out / "topic_model").exists()

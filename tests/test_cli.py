@@ -97,3 +97,53 @@ def test_too_small_corpus_is_one_line_not_a_traceback(workdir):
     proc = qagen("build", "docs", "-o", "out", "--set", "embed.backend=tfidf", "--set", "topics.reducer=pca",
                  "--set", "topics.clusterer=kmeans", "-q", cwd=workdir)  # fmt: skip
     _assert_one_line_error(proc, 1, "topics", "add documents")
+
+
+@pytest.fixture(scope="module")
+def small_docs(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("cli")
+    docs = root / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# Parking\n\nGarage P2 costs 3 euro per hour.\n\n# Visits\n\nFrom 14:00 to 20:00.\n")
+    (docs / "b.md").write_text("# Leave\n\n25 days a year.\n\n# Expenses\n\nClaim them within 30 days.\n")
+    (docs / "notes").write_text("text without an extension is listed as skipped, not parsed\n")
+    return root
+
+
+def _build_until(root: Path, out: str, *flags: str, until: str = "parse") -> subprocess.CompletedProcess:
+    return qagen("build", "docs", "-o", out, "--until", until, "--set", "parse.workers=1", *flags, cwd=root)
+
+
+def test_verbose_shows_details_that_default_and_quiet_do_not(small_docs):
+    default, verbose, quiet = (_build_until(small_docs, f"out{k}", *f) for k, f in enumerate(([], ["-v"], ["-q"])))
+    for proc in (default, verbose, quiet):
+        assert proc.returncode == 0, proc.stderr
+    assert "parse: a.md: ok, 2 sections" in verbose.stderr
+    assert "parse: ran in" in verbose.stderr and "sections=4" in verbose.stderr
+    assert "parse: a.md: ok" not in default.stderr and "parse: ran in" not in default.stderr
+    assert "skipped notes: no extension" in default.stderr and "skipped notes" in verbose.stderr
+    assert quiet.stderr == ""
+
+
+def test_verbose_and_quiet_together_is_a_usage_error(small_docs):
+    _assert_one_line_error(_build_until(small_docs, "outvq", "-v", "-q"), 2, "-v", "-q")
+
+
+def test_help_lists_the_exit_codes():
+    proc = subprocess.run([sys.executable, "-m", "qagen.cli", "--help"], capture_output=True, text=True)
+    assert proc.returncode == 0
+    text = " ".join(proc.stdout.split())
+    for code in ("0 ok", "1 error", "2 usage", "3 finished but incomplete", "130 interrupted"):
+        assert code in text
+
+
+@pytest.mark.slow
+def test_quiet_silences_third_party_progress_bars(small_docs):
+    from qagen.embed.sentence import minilm_available
+
+    if not minilm_available():
+        pytest.skip("sentence-transformers or the bundled MiniLM is not installed")
+    # without -q, loading MiniLM prints transformers' "Loading weights" bar
+    quiet = _build_until(small_docs, "out-quiet", "-q", until="embed")
+    assert quiet.returncode == 0, quiet.stderr
+    assert "Loading weights" not in quiet.stderr and quiet.stderr == ""

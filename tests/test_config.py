@@ -2,7 +2,7 @@ import tomllib
 
 import pytest
 
-from qagen.config import Config, ConfigError, apply_overrides, load_config, render_toml
+from qagen.config import Config, ConfigError, PagesConfig, apply_overrides, load_config, render_toml
 
 
 def test_defaults_follow_the_paper():
@@ -86,3 +86,32 @@ def test_set_without_equals_is_explained():
 def test_seed_range():
     with pytest.raises(ConfigError, match="seed"):
         load_config(None, ["seed=-1"])
+
+
+def _sections() -> list[tuple[str, type]]:
+    return [("", Config)] + [(name, type(getattr(Config(), name))) for name in Config.model_fields if name != "seed"]
+
+
+def test_every_config_key_has_a_description():
+    missing = [
+        f"{name}.{key}".lstrip(".")
+        for name, cls in _sections()
+        for key, f in cls.model_fields.items()
+        if not (f.description or "").strip()
+    ]
+    assert not missing
+
+
+def test_init_file_comments_every_key():
+    lines = [ln for ln in render_toml().splitlines() if ln and not ln.startswith(("[", "# qagen", "# Override"))]
+    keys = [ln for ln in lines if " = " in ln.split("  # ")[0]]
+    assert len(keys) == 1 + sum(len(cls.model_fields) for name, cls in _sections() if name)
+    uncommented = [ln for ln in keys if "  # " not in ln]
+    assert not uncommented
+
+
+def test_dead_and_new_keys():
+    assert "hard_max_tokens" not in PagesConfig.model_fields
+    with pytest.raises(ConfigError, match=r"pages\.hard_max_tokens"):
+        load_config(None, ["pages.hard_max_tokens=3000"])
+    assert Config().topics.save_model is False

@@ -181,7 +181,7 @@ def test_bad_files_are_each_reported_once_with_a_one_line_reason(bad_build, tall
             assert hints[f.expect] in detail, detail
             # the build log says it once, on one line
             assert [m for m in bad_build["log"] if m.startswith(f"warning: {f.name}:")] == [
-                f"warning: {f.name}: {f.expect}"
+                f"warning: {f.name}: {f.expect}: {detail}"
             ]
             reported = f"{problem['reason']}: {detail}"
         tally["bad_inputs"].append({"file": f.name, "what": f.what, "expected": f.expect, "reported": reported})
@@ -593,7 +593,8 @@ def test_a_full_disk_is_one_clear_error_and_a_rerun_resumes(tmp_path, tally):
         after = artifact_bytes(out)
         assert {name: after.get(name) for name in before} == before  # earlier artifacts untouched
         recorded = manifest(out)["stages"]
-        assert set(recorded) == set(STAGES[:5])
+        assert set(recorded) == set(STAGES[:6])  # generate is recorded as failed, with its one-line error
+        assert recorded["generate"]["status"] == "failed" and "fingerprint" not in recorded["generate"]
         assert all(recorded[s]["outputs"] == manifest_before["stages"][s]["outputs"] for s in STAGES[:5])
         assert temp_files(out, caches=True) == []
         assert_no_half_written(out)

@@ -168,3 +168,78 @@ def test_no_usable_document_is_an_error_naming_the_reasons(folder: Path):
 def test_empty_path_list_is_an_error(tmp_path: Path):
     with pytest.raises(IngestError, match="no documents"):
         parse_documents([], tmp_path, ParseConfig())
+
+
+def _run_parse(docs: Path, paths: list[Path], cache: Path) -> tuple[object, list[str]]:
+    """The parse stage as the runner calls it; returns its output and the console lines."""
+    from qagen.config import Config
+    from qagen.runner import StageContext
+    from qagen.stages import run_parse
+
+    lines: list[str] = []
+    ctx = StageContext({}, Config(parse=ParseConfig(workers=1)), cache, {"docs_dir": docs, "doc_paths": paths})
+    ctx.log = lines.append
+    return run_parse(ctx), lines
+
+
+def test_console_warnings_give_the_reason_and_its_detail(folder: Path, result, tmp_path: Path):
+    paths = [folder / "good.pdf", folder / "truncated.pdf", folder / "encrypted.pdf"]
+    _, lines = _run_parse(folder, paths, tmp_path / ".cache")
+    for name in ("truncated.pdf", "encrypted.pdf"):
+        problem = next(p for p in result.problems if p.path == name)
+        assert f"warning: {name}: {problem.reason}: {problem.detail}" in lines
+
+
+@pytest.fixture()
+def mixed(tmp_path: Path) -> Path:
+    """Documents named oddly, files that are no documents, and files that must not even be listed."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "helpdesk").write_bytes(good_pdf(tmp_path / "g.pdf").read_bytes())  # a PDF without its extension
+    (docs / "page.aspx").write_text("<!DOCTYPE html><html><body><h1>Parking</h1><p>Garage P2.</p></body></html>")
+    (docs / "a.md").write_text("# Visiting hours\n\nFrom two to eight.\n")
+    (docs / "notes").write_text("plain text without an extension\n")
+    (docs / "data.csv").write_text("a,b\n1,2\n")
+    (docs / "photo.jpg").write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 64)
+    (docs / "slides.docx").write_bytes(b"PK\x03\x04" + b"\x00" * 64)
+    (docs / ".hidden.pdf").write_bytes(good_pdf(tmp_path / "h.pdf").read_bytes())
+    (docs / ".git").mkdir()
+    (docs / ".git" / "x.html").write_text("<html><body>x</body></html>")
+    (docs / "out").mkdir()  # an earlier build's output folder inside the documents folder
+    (docs / "out" / "manifest.json").write_text('{\n  "schema_version": "1.0",\n  "stages": {}\n}\n')
+    (docs / "out" / "report.html").write_text("<html><body>report</body></html>")
+    (docs / "out" / "data.bin").write_bytes(b"\x00\x01")
+    (docs / "running").mkdir()
+    (docs / "running" / ".qagen.lock").write_text("")
+    (docs / "running" / "report.html").write_text("<html><body>report</body></html>")
+    return docs
+
+
+def test_files_are_taken_by_content_and_the_rest_is_listed_with_a_reason(mixed: Path):
+    from qagen.ingest import discover, scan_documents
+
+    found = scan_documents(mixed, ["pdf", "txt", "md", "html"])
+    assert [p.name for p in found.paths] == ["a.md", "helpdesk", "page.aspx"]
+    reasons = dict(found.skipped)
+    assert sorted(reasons) == ["data.csv", "notes", "photo.jpg", "slides.docx"]
+    assert "rename it to .txt" in reasons["notes"] and "rename it to .txt" in reasons["data.csv"]
+    assert "JPEG" in reasons["photo.jpg"] and "ZIP" in reasons["slides.docx"]
+    assert [p.name for p in discover(mixed, ["pdf", "md"])] == ["a.md", "helpdesk"]
+    skipped_html = dict(scan_documents(mixed, ["pdf", "md"]).skipped)["page.aspx"]
+    assert "html" in skipped_html and "parse.formats" in skipped_html
+    parsed = parse_documents(found.paths, mixed, ParseConfig(workers=1))
+    assert [(d.path, d.format, d.status) for d in parsed.documents] == [
+        ("a.md", "md", "ok"),
+        ("helpdesk", "pdf", "ok"),
+        ("page.aspx", "html", "ok"),
+    ]
+
+
+def test_the_parse_stage_lists_skipped_files_in_the_manifest_and_on_the_console(mixed: Path, tmp_path: Path):
+    from qagen.ingest import discover
+
+    out, lines = _run_parse(mixed, discover(mixed, ["pdf", "txt", "md", "html"]), tmp_path / ".cache")
+    listed = out.info["skipped_files"]
+    assert [x["path"] for x in listed] == ["data.csv", "notes", "photo.jpg", "slides.docx"]
+    assert out.counts["skipped_files"] == 4
+    assert f"skipped notes: {listed[1]['reason']}" in lines

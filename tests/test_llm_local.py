@@ -336,6 +336,10 @@ def llama_server(tmp_path_factory):
             proc.wait()
 
 
+# what the server test needs is requests with a schema, not many of them: one MCQ per sampled section
+SERVER_TYPES = ("--set", "generate.types=['mcq']", "--set", "generate.mcq_per_section=1")
+
+
 def _server_calls(log: Path) -> Counter:
     return Counter(_ACCESS.findall(log.read_text()))
 
@@ -346,7 +350,7 @@ def test_llama_cpp_server_json_schema_falls_back_to_json_object_once(prepared, l
     url, log, proc = llama_server
     out = tmp_path / "out"
     spec = f"openai:SmolLM2-135M-Instruct@{url}"
-    manifest = _build_with(prepared, out, spec, "--set", "generate.types=['factoid','mcq']")
+    manifest = _build_with(prepared, out, spec, *SERVER_TYPES)
     assert proc.poll() is None, "the server crashed: " + log.read_text()[-1500:]
     llm = manifest["stages"]["generate"]["llm"]
     calls = _server_calls(log)
@@ -357,6 +361,6 @@ def test_llama_cpp_server_json_schema_falls_back_to_json_object_once(prepared, l
     _check_bookkeeping(out, manifest)
     assert read_jsonl(out / "candidates.jsonl", Item), "the server's replies became no candidate"
     # the rerun is answered from the request cache: the server sees no new request
-    rerun = _build_with(prepared, out, spec, "--set", "generate.types=['factoid','mcq']", "--force", "generate")
+    rerun = _build_with(prepared, out, spec, *SERVER_TYPES, "--force", "generate")
     assert rerun["stages"]["generate"]["llm"]["requests_sent"] == 0
     assert _server_calls(log) == calls

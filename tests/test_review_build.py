@@ -84,6 +84,60 @@ def test_splits_stage_reads_reviews_and_reruns_when_they_change(tmp_path):
     assert "s1-long_form" in split_ids(out) and len(split_ids(out)) == 9
 
 
+def report_labels(path: Path) -> dict[str, int]:
+    """Label name -> verdicts, read from the report's "Expert review" table (empty when it has none)."""
+    import re
+
+    table = re.search(r'<table class="data" id="review-labels">(.*?)</table>', path.read_text(), re.S)
+    rows = re.findall(r'<tr><td>([^<]+)</td><td class="n">(\d+)</td>', table.group(1)) if table else []
+    return {name: int(n) for name, n in rows}
+
+
+def test_import_updates_the_report_without_a_rebuild(tmp_path):
+    from click.testing import CliRunner
+
+    from qagen.cli import cli
+    from qagen.report import write_report
+
+    out = make_build(tmp_path / "out")
+    assert run_splits(out) == "ran"
+    report = write_report(out)  # the report as the build left it: nothing reviewed yet
+    assert report_labels(report) == {}
+    path = export_review(out, tmp_path / "r.csv", reviewers="ann").files["ann"]
+    review_as(path, lambda item_id, _r: "correct" if item_id.endswith("mcq") else "wrong")
+    res = CliRunner().invoke(cli, ["review", "import", str(out), str(path)], catch_exceptions=False)
+    assert res.exit_code == 0 and f"updated {report}" in res.output, res.output
+    labels = report_labels(report)  # no build ran: crosseval.json still says nothing was reviewed
+    assert (labels["Correct answer"], labels["Wrong answer"], sum(labels.values())) == (8, 16, 24)
+    assert json.loads((out / "crosseval.json").read_text())["review"]["verdicts"] == 0
+    html = report.read_text()
+    assert "<b>8</b> are approved in review" in html and "24 of 24 items reviewed by 1 reviewer(s)" in html
+
+    assert run_splits(out, "splits.approved_only=true") == "ran"  # splits of the 8 approved items
+    header, rows = read_rows(path)  # a second look: one more item approved, not yet in the splits
+    first = next(r for r in rows if r["item_id"] == "s1-long_form")
+    first["wrong"], first["correct"] = "", "x"
+    write_rows(path, header, rows)
+    res = CliRunner().invoke(cli, ["review", "import", str(out), str(path), "--json"], catch_exceptions=False)
+    assert res.exit_code == 0 and json.loads(res.output)["report"] == str(report)
+    assert report_labels(report)["Correct answer"] == 9
+    html = report.read_text()
+    assert "The splits hold only the <b>8</b> items approved in review" in html
+    assert "<b>9</b> items are approved now: rebuild with <code>--approved-only</code>" in html
+    res = CliRunner().invoke(cli, ["report", str(out)], catch_exceptions=False)  # qagen report OUT agrees
+    assert res.exit_code == 0 and report.read_text() == html
+
+
+def test_import_leaves_a_folder_without_a_report_alone(tmp_path):
+    from qagen.review.cli_support import refresh_report
+
+    out = make_build(tmp_path / "out")
+    path = export_review(out, tmp_path / "r.csv", reviewers="ann").files["ann"]
+    review_as(path, lambda item_id, _r: "correct")
+    import_review(out, [path])
+    assert refresh_report(out) is None and not (out / "report.html").exists()
+
+
 @pytest.mark.slow
 def test_cli_round_trip_on_the_example_documents(tmp_path):
     from click.testing import CliRunner

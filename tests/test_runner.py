@@ -148,3 +148,73 @@ def test_lock_refuses_a_second_writer(tmp_path):
 def test_unknown_artifact_is_a_declaration_error(tmp_path):
     with pytest.raises(ValueError, match="unknown artifact"):
         Runner((Stage("x", ("nope.json",), (), (), lambda ctx: StageOutput({})),), ARTS, tmp_path, Config())
+
+
+def test_failed_stage_is_recorded_in_one_line_and_reruns_next_time(tmp_path, monkeypatch):
+    monkeypatch.setenv("QAGEN_TEST_API_KEY", "not-a-real-key-0123456789")
+    c = Counting()
+    make(tmp_path, c).run()
+    c.calls.clear()
+
+    def boom(ctx):
+        raise RuntimeError("disk on fire with not-a-real-key-0123456789\n  File 'x.py', line 3\nsecond line")
+
+    stages = (
+        Stage("first", (), ("a.json",), ("topics",), c.first),
+        Stage("second", ("a.json",), ("b.json",), (), boom),
+    )
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        Runner(stages, ARTS, tmp_path / "out", Config()).run(force=["second"])
+    entry = read_json(tmp_path / "out" / "manifest.json")["stages"]["second"]
+    assert entry["status"] == "failed" and "fingerprint" not in entry and "outputs" not in entry
+    assert entry["error"] == "RuntimeError: disk on fire with ***"
+    assert entry["finished_at"].endswith("Z")
+    make(tmp_path, c).run()
+    assert c.calls == ["second"]  # first unchanged; third's input came out identical
+    assert read_json(tmp_path / "out" / "manifest.json")["stages"]["second"]["status"] == "ok"
+
+
+def test_interrupted_stage_is_recorded_and_reruns(tmp_path):
+    c = Counting()
+
+    def interrupt(ctx):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        Runner((Stage("first", (), ("a.json",), (), interrupt),), ARTS, tmp_path / "out", Config()).run()
+    entry = read_json(tmp_path / "out" / "manifest.json")["stages"]["first"]
+    assert entry["status"] == "interrupted" and "fingerprint" not in entry
+    make(tmp_path, c).run()
+    assert c.calls == ["first", "second", "third"]
+
+
+def test_files_written_beside_an_artifact_are_outputs_too(tmp_path):
+    """A writer's extra files and a stage's own files are hashed: deleting or editing one reruns the stage."""
+    out = tmp_path / "out"
+
+    def write_with_side_file(path, value):
+        write_json(path, value)
+        write_json(path.parent / "side" / "copy.json", value)
+        return ["side/copy.json"]
+
+    arts = {**ARTS, "a.json": Artifact("a.json", write_with_side_file, read_json)}
+    calls = []
+
+    def first(ctx):
+        calls.append("first")
+        write_json(out / "own" / "note.json", {"n": len(calls)})
+        return StageOutput({"a.json": {"x": 1}}, files=["own/note.json"])
+
+    def run():
+        return Runner((Stage("first", (), ("a.json",), (), first),), arts, out, Config()).run()
+
+    run()
+    outputs = read_json(out / "manifest.json")["stages"]["first"]["outputs"]
+    assert list(outputs) == ["a.json", "side/copy.json", "own/note.json"]
+    assert [r.status for r in run()] == ["skipped"]
+    (out / "side" / "copy.json").unlink()
+    run()
+    assert calls == ["first", "first"] and read_json(out / "side" / "copy.json") == {"x": 1}
+    (out / "own" / "note.json").write_text("{}")
+    run()
+    assert len(calls) == 3

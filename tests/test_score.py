@@ -1,9 +1,10 @@
 """qagen score: hand-made answers against a hand-made dataset, every expected number worked out by hand.
 
 The dataset (built with the real splits code): fold 1 holds an IT helpdesk factoid (f1), a
-long-form question (l1) and an MCQ (m1); fold 2 a parking factoid (f2) and a long-form
-question (l2). Iteration 1 asks f1, l1, m1 (answerable) and f2, l2 (unanswerable); iteration 2
-the reverse. See ANSWERS for what the "chatbot" said and the comments for the verdicts.
+long-form question (l1) and an MCQ (m1); fold 2 a parking factoid (f2), a long-form
+question (l2) and an MCQ on the hospital shop (m2). Iteration 1 asks f1, l1, m1 (answerable)
+and f2, l2, m2 (unanswerable); iteration 2 the reverse. See ANSWERS for what the "chatbot" said
+and the comments for the verdicts.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ TEXTS = {
     "d2-s1": "The hospital shop sells flowers and newspapers in the main hall.",
 }
 PAGES = {"d1-p0": ["d1-s0", "d1-s1"], "d1-p1": ["d1-s2"], "d2-p0": ["d2-s0"], "d2-p1": ["d2-s1"]}
-TOPICS = {0: "it helpdesk", 1: "leave", 2: "parking"}
+TOPICS = {0: "it helpdesk", 1: "leave", 2: "parking", 3: "hospital shop"}
 
 
 def _item(iid, kind, fold, sid, page, topic, question, answer, **kw):
@@ -55,21 +56,27 @@ ITEMS = [
           "Write to parking@lindenhof.example.org.", entity="parking@lindenhof.example.org", entity_kind="email"),
     _item("l2", "long_form", 2, "d2-s0", "d2-p0", 2, "Where do visitors park?",
           "Visitors park in garage P2 next to the main entrance."),
+    _item("m2", "mcq", 2, "d2-s1", "d2-p1", 3, "What does the hospital shop sell?", "Flowers and newspapers",
+          options=("Flowers and newspapers", "Medicines", "Parking permits", "Hot meals"), answer_index=0, bloom="B2",
+          scenario="S2"),
 ]  # fmt: skip
 
 ANSWERS = [
-    # iteration 1: f1, l1, m1 answerable; f2, l2 unanswerable
+    # iteration 1: f1, l1, m1 answerable; f2, l2, m2 unanswerable
     {"item_id": "f1", "iteration": IT1, "answer": "Call 020 794 3120.", "retrieved_page_ids": ["d1-p1", "d1-p0"]},
     {"item_id": "l1", "iteration": IT1, "answer": "The helpdesk is open from 9 to 5.", "retrieved_page_ids": ["d1-p0"],
      "latency_s": 1.0},
     {"item_id": "m1", "iteration": IT1, "answer": "You get 25 days of leave per year.", "latency_s": 2.0},
     {"item_id": "f2", "iteration": IT1, "answer": REFUSAL},  # declined: TP
     {"item_id": "l2", "iteration": IT1, "answer": "Unfortunately I have no details about visitor parking."},  # FN
-    # iteration 2: f2, l2 answerable; f1, l1, m1 unanswerable
+    {"item_id": "m2", "iteration": IT1, "answer": "I cannot answer that from these documents."},  # TP
+    # iteration 2: f2, l2, m2 answerable; f1, l1, m1 unanswerable
     {"item_id": "f2", "iteration": IT2, "answer": "Permits: parking@Lindenhof.example.org",
      "retrieved_page_ids": ["d2-p1"]},
     {"item_id": "l2", "iteration": IT2, "answer": "Sorry, I don\u2019t know.",  # FP (a curly apostrophe)
      "retrieved_page_ids": ["d2-p0", "d1-p0"]},  # d1-p0 is not in iteration 2's corpus
+    # right in meaning (option A), but its only word in common with an option is "parking" (option C)
+    {"item_id": "m2", "iteration": IT2, "answer": "Bouquets, plus today's papers, close to the parking garage."},
     {"item_id": "f1", "iteration": IT2, "answer": "I do not know."},  # TP
     {"item_id": "l1", "iteration": IT2, "answer": "The documents do not contain information about the helpdesk."},  # TP
     {"item_id": "m1", "iteration": IT2, "answer": ""},  # empty: TP
@@ -131,20 +138,22 @@ def test_shares_and_confusion_matrix_by_hand(out):
     s = run(out, ANSWERS)
     it1, it2, overall = s["by_iteration"][IT1], s["by_iteration"][IT2], s["overall"]
     assert it1["answerable"] == {"n": 3, "answered": 3, "declined": 0, "answered_share": 1.0, "declined_share": 0.0}
-    assert it1["unanswerable"]["answered_share"] == 0.5  # l2's "no details" is not a known phrase
-    assert it2["answerable"]["answered_share"] == 0.5  # l2 declined with a curly apostrophe
+    assert it1["unanswerable"]["answered_share"] == round(1 / 3, 4)  # l2's "no details" is not a known phrase
+    assert it2["answerable"]["answered_share"] == round(2 / 3, 4)  # l2 declined with a curly apostrophe
     assert it2["unanswerable"]["answered_share"] == 0.0
-    assert overall["answerable"]["answered_share"] == 0.8 and overall["unanswerable"]["answered_share"] == 0.2
-    # TP: f2@1, f1@2, l1@2, m1@2; FN: l2@1; FP: l2@2; TN: f1@1, l1@1, m1@1, f2@2
+    assert overall["answerable"]["answered_share"] == round(5 / 6, 4)
+    assert overall["unanswerable"]["answered_share"] == round(1 / 6, 4)
+    # TP: f2@1, m2@1, f1@2, l1@2, m1@2; FN: l2@1; FP: l2@2; TN: f1@1, l1@1, m1@1, f2@2, m2@2
     det = overall["unanswerable_detection"]
-    assert (det["tp"], det["fn"], det["fp"], det["tn"]) == (4, 1, 1, 4)
-    assert (det["precision"], det["recall"], det["f1"], det["accuracy"]) == (0.8, 0.8, 0.8, 0.8)
-    d1 = it1["unanswerable_detection"]  # TP 1, FN 1, FP 0, TN 3
-    assert (d1["precision"], d1["recall"], d1["f1"], d1["accuracy"]) == (1.0, 0.5, round(2 / 3, 4), 0.8)
-    d2 = it2["unanswerable_detection"]  # TP 3, FN 0, FP 1, TN 1
+    assert (det["tp"], det["fn"], det["fp"], det["tn"]) == (5, 1, 1, 5)
+    assert (det["precision"], det["recall"], det["f1"], det["accuracy"]) == (round(5 / 6, 4),) * 4
+    d1 = it1["unanswerable_detection"]  # TP 2, FN 1, FP 0, TN 3
+    assert (d1["precision"], d1["recall"], d1["f1"], d1["accuracy"]) == (1.0, round(2 / 3, 4), 0.8, round(5 / 6, 4))
+    d2 = it2["unanswerable_detection"]  # TP 3, FN 0, FP 1, TN 2
     assert (d2["precision"], d2["recall"], d2["f1"]) == (0.75, 1.0, round(2 * 0.75 / 1.75, 4))
+    assert d2["accuracy"] == round(5 / 6, 4)
     assert s["by_fold"]["1"]["answerable"]["answered_share"] == 1.0  # f1, l1, m1 answered in iteration 1
-    assert s["by_fold"]["2"]["unanswerable"]["answered_share"] == 0.5  # of f2, l2 in iteration 1: l2 answered
+    assert s["by_fold"]["2"]["unanswerable"]["answered_share"] == round(1 / 3, 4)  # f2, l2, m2 in it. 1: l2
     assert s["coverage"]["missing"] == 0 and s["warnings"] == [
         f"{IT2}: 1 retrieved page id(s) are not in the iteration's corpus; "
         "was the chatbot's store loaded with that iteration's pages.jsonl only?"
@@ -161,27 +170,48 @@ def test_rouge_factoid_recall_mcq_latency_by_hand(out):
         ("m1", IT1): (2 / 5, 1 / 4),  # reference is the correct option "25 days"
         ("f2", IT2): (8 / 11, 2 / 3),  # permits parking lindenhof example org vs write to parking ...
         ("l2", IT2): (0.0, 0.0),
+        ("m2", IT2): (0.0, 0.0),  # no word in common with the correct option "flowers and newspapers"
     }
     for key, (r1, r2) in expected.items():
         assert rows[key]["rouge1"] == pytest.approx(r1, abs=1e-4)
         assert rows[key]["rouge2"] == pytest.approx(r2, abs=1e-4)
         assert rows[key]["rougeL"] == pytest.approx(r1, abs=1e-4)
     quality = s["overall"]["answer_quality"]
-    assert quality["n"] == 5 and quality["n_answered"] == 4
-    assert quality["rouge1"] == pytest.approx((1 / 2 + 8 / 9 + 2 / 5 + 8 / 11) / 5, abs=1e-4)
-    assert quality["rouge2"] == pytest.approx((1 / 5 + 7 / 8 + 1 / 4 + 2 / 3) / 5, abs=1e-4)
-    assert quality["rougeL_answered"] == pytest.approx((1 / 2 + 8 / 9 + 2 / 5 + 8 / 11) / 4, abs=1e-4)
-    assert 0 < quality["bleu"] < 100
+    assert quality["n"] == 6 and quality["n_answered"] == 5
+    assert quality["rouge1"] == pytest.approx((1 / 2 + 8 / 9 + 2 / 5 + 8 / 11) / 6, abs=1e-4)
+    assert quality["rouge2"] == pytest.approx((1 / 5 + 7 / 8 + 1 / 4 + 2 / 3) / 6, abs=1e-4)
+    assert quality["rougeL_answered"] == pytest.approx((1 / 2 + 8 / 9 + 2 / 5 + 8 / 11) / 5, abs=1e-4)
+    assert quality["bleu"] == round(_corpus_bleu_by_sacrebleu(), 2) and quality["bleu"] > 0
     # the phone written nationally (NL inferred from the dataset) and the e-mail in other case both match
     assert s["overall"]["factoid"] == {"n": 2, "correct": 2, "accuracy": 1.0}
     assert s["settings"]["phone_region"] == "NL"
     # recall@k over f1@1 (0, 1, 1), l1@1 (1, 1, 1), f2@2 (0, 0, 0), l2@2 (1, 1, 1)
     assert s["overall"]["retrieval"] == {"n": 4, "recall@1": 0.5, "recall@3": 0.75, "recall@5": 0.75}
-    # "you get 25 days of leave per year" shares 2 of 8 words with "25 days", 1 with the others
+    # "you get 25 days of leave per year" shares 2 of 8 words with "25 days", 1 with the others: m1 right;
+    # m2's answer shares only "parking" with an option, "Parking permits": wrong
     mcq = s["overall"]["mcq"]
-    assert mcq["judge"] == {"correct": 1, "no_choice": 0, "accuracy": 1.0} and mcq["n"] == 1
-    assert s["by_bloom"]["B1"]["mcq"]["embedding"]["accuracy"] == 1.0 and set(s["by_bloom"]) == {"B1"}
+    assert mcq["judge"] == {"correct": 1, "no_choice": 0, "accuracy": 0.5} and mcq["n"] == 2
+    assert mcq["embedding"] == mcq["judge"] and mcq["declined"] == 0
+    rows_m2 = rows[("m2", IT2)]
+    assert (rows_m2["mcq_judge"], rows_m2["mcq_judge_correct"]) == (2, False)
+    assert s["by_bloom"]["B1"]["mcq"]["embedding"]["accuracy"] == 1.0
+    assert s["by_bloom"]["B2"]["mcq"]["embedding"]["accuracy"] == 0.0 and set(s["by_bloom"]) == {"B1", "B2"}
     assert s["overall"]["latency_s"] == {"n": 2, "mean": 1.5, "median": 1.5, "p95": 1.95, "max": 2.0}
+
+
+def _corpus_bleu_by_sacrebleu() -> float:
+    """Corpus BLEU of the six answerable (answer, reference) pairs, from sacrebleu called directly."""
+    import sacrebleu
+
+    pairs = [  # written out by hand: an MCQ's reference is its correct option; declined answers count too
+        ("Call 020 794 3120.", "Call the helpdesk on +31 20 794 3120."),
+        ("The helpdesk is open from 9 to 5.", "The helpdesk is open from 9 to 5 on weekdays."),
+        ("You get 25 days of leave per year.", "25 days"),
+        ("Permits: parking@Lindenhof.example.org", "Write to parking@lindenhof.example.org."),
+        ("Sorry, I don\u2019t know.", "Visitors park in garage P2 next to the main entrance."),
+        ("Bouquets, plus today's papers, close to the parking garage.", "Flowers and newspapers"),
+    ]
+    return sacrebleu.corpus_bleu([p for p, _ in pairs], [[r for _, r in pairs]], tokenize="13a").score
 
 
 def test_breakdowns_by_type_topic_and_scenario(out):
@@ -189,15 +219,17 @@ def test_breakdowns_by_type_topic_and_scenario(out):
     assert set(s["by_type"]) == {"factoid", "long_form", "mcq"}
     assert s["by_type"]["factoid"]["answerable"]["answered_share"] == 1.0  # f1@1, f2@2
     assert s["by_type"]["long_form"]["unanswerable_detection"]["tp"] == 1  # l1@2
-    assert {k: v["label"] for k, v in s["by_topic"].items()} == {"0": "it helpdesk", "1": "leave", "2": "parking"}
+    labels = {k: v["label"] for k, v in s["by_topic"].items()}
+    assert labels == {"0": "it helpdesk", "1": "leave", "2": "parking", "3": "hospital shop"}
     assert s["by_topic"]["1"]["answers"] == 2 and s["by_scenario"]["S1"]["answers"] == 2
+    assert s["by_type"]["mcq"]["mcq"]["n"] == 2 and s["by_scenario"]["S2"]["mcq"]["embedding"]["accuracy"] == 0.0
     assert list(s["by_iteration"]) == [IT1, IT2]  # the dataset's order; test iterations have no questions
 
 
 def test_no_refusals(out):
     rows = [{**a, "answer": "Here is what the documents say."} for a in ANSWERS]
     det = run(out, rows)["overall"]["unanswerable_detection"]
-    assert (det["tp"], det["fp"], det["fn"], det["tn"]) == (0, 0, 5, 5)
+    assert (det["tp"], det["fp"], det["fn"], det["tn"]) == (0, 0, 6, 6)
     assert det["precision"] is None and det["recall"] == 0.0 and det["f1"] is None and det["accuracy"] == 0.5
 
 
@@ -205,13 +237,13 @@ def test_all_refusals(out):
     bow = BagOfWords()
     s = run(out, [{**a, "answer": REFUSAL} for a in ANSWERS], judge=bow, embedder=bow)
     det = s["overall"]["unanswerable_detection"]
-    assert (det["tp"], det["fp"], det["fn"], det["tn"]) == (5, 5, 0, 0)
+    assert (det["tp"], det["fp"], det["fn"], det["tn"]) == (6, 6, 0, 0)
     assert (det["precision"], det["recall"], det["f1"]) == (0.5, 1.0, round(2 * 0.5 / 1.5, 4))
     assert s["overall"]["answerable"]["answered_share"] == 0.0
     assert s["overall"]["answer_quality"]["rougeL_answered"] is None
     assert s["overall"]["factoid"]["accuracy"] == 0.0
-    assert s["overall"]["mcq"] == {"n": 1, "declined": 1, "judge": {"correct": 0, "no_choice": 1, "accuracy": 0.0},
-                                   "embedding": {"correct": 0, "no_choice": 1, "accuracy": 0.0}}  # fmt: skip
+    assert s["overall"]["mcq"] == {"n": 2, "declined": 2, "judge": {"correct": 0, "no_choice": 2, "accuracy": 0.0},
+                                   "embedding": {"correct": 0, "no_choice": 2, "accuracy": 0.0}}  # fmt: skip
     assert bow.calls == 0  # a declined answer is never sent to a judge
 
 
@@ -219,10 +251,10 @@ def test_missing_answers_are_reported_not_scored(out):
     rows = [a for a in ANSWERS if not (a["iteration"] == IT2 and a["item_id"] in ("f1", "l1"))]
     s = run(out, rows)
     cov = s["coverage"]
-    assert cov["missing"] == 2 and cov["answers"] == 8 and cov["questions"] == 10
-    assert cov["by_iteration"][IT2] == {"questions": 5, "answers": 3, "missing": 2}
+    assert cov["missing"] == 2 and cov["answers"] == 10 and cov["questions"] == 12
+    assert cov["by_iteration"][IT2] == {"questions": 6, "answers": 4, "missing": 2}
     assert sorted(cov["missing_ids"][IT2]) == ["f1", "l1"]
-    assert s["warnings"][0] == f"{IT2}: 2 of 5 questions have no answer; they are not scored"
+    assert s["warnings"][0] == f"{IT2}: 2 of 6 questions have no answer; they are not scored"
     assert s["by_iteration"][IT2]["unanswerable"]["n"] == 1
 
 
@@ -305,16 +337,17 @@ def _judge_llm(mcq_letter: str = "B") -> FakeLLM:
 def test_llm_judge_decides_refusals_and_mcq(out):
     llm = _judge_llm("B")
     s = run(out, ANSWERS, judge=llm)
-    assert len(llm.calls) == 9 + 1  # every non-empty answer once, the one answered MCQ once
+    assert len(llm.calls) == 11 + 2  # every non-empty answer once, each of the two answered MCQs once
     mcq_request = next(r for r in llm.calls if r.schema_name == "mcq_choice")
     assert "A. 25 days" in mcq_request.messages[-1].content and mcq_request.temperature == 0.0
-    det = s["overall"]["unanswerable_detection"]  # the judge catches l2@1's "no details": TP 5, FP 1, TN 4
-    assert (det["tp"], det["fn"], det["fp"], det["tn"]) == (5, 0, 1, 4)
-    assert det["precision"] == round(5 / 6, 4) and det["recall"] == 1.0
-    assert s["refusal"]["decided_by"] == "llm judge" and s["refusal"]["phrase_llm_agreement"] == round(8 / 9, 4)
-    mcq = s["overall"]["mcq"]  # the judge picked B (20 days), the baseline A
-    assert mcq["judge"]["accuracy"] == 0.0 and mcq["embedding"]["accuracy"] == 1.0
-    assert s["judge"]["mcq"] == "llm:fake:judge" and s["judge"]["llm_stats"]["succeeded"] == 10
+    det = s["overall"]["unanswerable_detection"]  # the judge catches l2@1's "no details": TP 6, FP 1, TN 5
+    assert (det["tp"], det["fn"], det["fp"], det["tn"]) == (6, 0, 1, 5)
+    assert det["precision"] == round(6 / 7, 4) and det["recall"] == 1.0
+    assert s["refusal"]["decided_by"] == "llm judge" and s["refusal"]["phrase_llm_agreement"] == round(10 / 11, 4)
+    mcq = s["overall"]["mcq"]  # the judge picked B (20 days; medicines), the baseline A (m1) and C (m2)
+    assert mcq["judge"]["accuracy"] == 0.0 and mcq["embedding"]["accuracy"] == 0.5
+    assert s["judge"]["mcq"] == "llm:fake:judge" and s["judge"]["llm_stats"]["succeeded"] == 13
+    assert s["judge"]["refusal"] == "llm:fake:judge" and "refusal_llm_stats" not in s["judge"]  # one LLM, one count
     assert (out / ".cache" / "judge.sqlite").is_file()
     again = _judge_llm("B")
     assert run(out, ANSWERS, judge=again)["overall"] == s["overall"] and again.calls == []  # all from the cache
@@ -325,10 +358,10 @@ def test_failed_llm_judgements_fall_back_to_phrases(out):
     config.llm.repair_attempts = 0
     config.score.llm_refusals = True
     s = run(out, ANSWERS, judge=FakeLLM(lambda r: "not json at all"), config=config)
-    assert s["refusal"]["llm_failed"] == 9 and s["refusal"]["phrase_llm_agreement"] is None
-    assert s["overall"]["unanswerable_detection"]["tp"] == 4  # as with phrases alone
-    assert s["overall"]["mcq"]["judge"] == {"correct": 0, "no_choice": 1, "accuracy": 0.0}
-    assert "the LLM judge failed on 9 refusal request(s); phrases decided those" in s["warnings"]
+    assert s["refusal"]["llm_failed"] == 11 and s["refusal"]["phrase_llm_agreement"] is None
+    assert s["overall"]["unanswerable_detection"]["tp"] == 5  # as with phrases alone
+    assert s["overall"]["mcq"]["judge"] == {"correct": 0, "no_choice": 2, "accuracy": 0.0}
+    assert "the LLM judge failed on 11 refusal request(s); phrases decided those" in s["warnings"]
 
 
 def test_bleu_by_hand():
@@ -404,7 +437,8 @@ def test_any_object_with_choose_is_a_judge(out):
 
     judge = AlwaysC()
     s = run(out, ANSWERS, judge=judge)
-    assert [c.answer for c in judge.cases] == ["You get 25 days of leave per year."]
-    assert judge.cases[0].options == ("25 days", "20 days", "30 days", "15 days")
+    m2 = next(a["answer"] for a in ANSWERS if (a["item_id"], a["iteration"]) == ("m2", IT2))
+    assert sorted(c.answer for c in judge.cases) == [m2, "You get 25 days of leave per year."]
+    assert {c.options[0] for c in judge.cases} == {"25 days", "Flowers and newspapers"}
     assert s["overall"]["mcq"]["judge"]["accuracy"] == 0.0 and s["judge"]["mcq"] == "AlwaysC"
     assert s["refusal"]["decided_by"] == "phrases"  # no declined(): phrases decide

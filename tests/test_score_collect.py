@@ -45,14 +45,14 @@ def lines(path: Path) -> list[dict]:
 def test_collect_writes_every_question_with_its_corpus(out):
     bot = Bot()
     result = collect(out, bot, progress=False)
-    assert (result.answered, result.resumed, result.failed) == (10, 0, [])
+    assert (result.answered, result.resumed, result.failed) == (12, 0, [])
     rows = lines(out / "answers.jsonl")
     assert {(r["iteration"], r["item_id"]) for r in rows} == set(EXPECTED)
     assert all(r["latency_s"] >= 0 and r["meta"] == {"model": "bot"} for r in rows)
     corpora = {pages for _, pages in bot.calls}
     assert corpora == {("d1-p0", "d1-p1"), ("d2-p0", "d2-p1")}  # each iteration sees its own fold's pages only
     s = score(out, out / "answers.jsonl", embedder=BagOfWords())
-    assert s["coverage"]["missing"] == 0 and s["overall"]["unanswerable_detection"]["tp"] == 4
+    assert s["coverage"]["missing"] == 0 and s["overall"]["unanswerable_detection"]["tp"] == 5
 
 
 def test_collect_resumes_after_an_interruption(out):
@@ -63,15 +63,15 @@ def test_collect_resumes_after_an_interruption(out):
         fh.write('{"item_id": "zz", "iterat')  # a line cut off by a crash
     bot = Bot()
     result = collect(out, bot, progress=False)
-    assert (result.answered, result.resumed) == (7, 3) and len(bot.calls) == 7
+    assert (result.answered, result.resumed) == (9, 3) and len(bot.calls) == 9
     rows = lines(out / "answers.jsonl")
-    assert len(rows) == 10 and {(r["iteration"], r["item_id"]) for r in rows} == set(EXPECTED)
+    assert len(rows) == 12 and {(r["iteration"], r["item_id"]) for r in rows} == set(EXPECTED)
     assert collect(out, Bot(), progress=False).answered == 0  # nothing left to ask
 
 
 def test_collect_skips_failures_when_asked_and_score_reports_them(out):
     result = collect(out, Bot(fail_on={2}), progress=False, on_error="skip")
-    assert result.answered == 9 and len(result.failed) == 1
+    assert result.answered == 11 and len(result.failed) == 1
     iteration, item_id, error = result.failed[0]
     assert error == "RuntimeError: chatbot down"
     s = score(out, out / "answers.jsonl", embedder=BagOfWords())
@@ -104,9 +104,10 @@ def test_run_score_command_prints_a_summary(out):
     path = write_answers(out / "answers.jsonl", ANSWERS)
     text = run_score_command(out, path, "embedding", overrides=["score.embedder=tfidf"], progress=False)
     lines_ = text.splitlines()
-    assert lines_[0].startswith("scored 10 answers (0 questions unanswered); MCQ judge embedding:tfidf")
+    assert lines_[0].startswith("scored 12 answers (0 questions unanswered); MCQ judge embedding:tfidf")
+    assert lines_[0].endswith("refusals by phrases")
     row = next(x for x in lines_ if x.startswith("overall"))
-    assert row.split()[1:5] == ["80.0%", "20.0%", "80.0%", "80.0%"]
+    assert row.split()[1:5] == ["83.3%", "16.7%", "83.3%", "83.3%"]
     assert f"wrote {out / 'scores.json'}" in text and (out / "scores.json").is_file()
 
 
@@ -120,12 +121,13 @@ def test_report_section_shows_scores_and_escapes_labels(out):
     write_json(out / "topics.json", topics)
     s = score(out, write_answers(out / "answers.jsonl", ANSWERS), embedder=BagOfWords())
     view = scores_view(s)
-    assert view["overall"]["answered_in_fold"] == 0.8 and view["verdicts"]["answered_in_fold"]["state"] == "better"
-    assert view["verdicts"]["answered_out_of_fold"]["state"] == "worse"  # 20% hallucinated; Twente: 7.5-12%
+    assert view["overall"]["answered_in_fold"] == 0.8333
+    assert view["verdicts"]["answered_in_fold"]["state"] == "better"
+    assert view["verdicts"]["answered_out_of_fold"]["state"] == "worse"  # 16.7% hallucinated; Twente: 7.5-12%
     html = _environment(True).get_template("scores.html.j2").render(scores=view)
     assert 'id="scores-iterations"' in html and '<td class="nowrap">validation_iteration_1</td>' in html
     assert "<script>" not in html and "&lt;script&gt;" in html
-    assert "80.0%" in html and '4 <span class="muted">TP</span>' in html
+    assert "83.3%" in html and '5 <span class="muted">TP</span>' in html
     assert scores_view(None) is None
 
 
@@ -155,7 +157,7 @@ def test_example_baseline_main_runs_end_to_end(out, capsys):
     config.write_text('[score]\nembedder = "tfidf"\n')
     assert baseline.main([str(out), "--judge", "embedding:tfidf", "--config", str(config)]) == 0
     printed = capsys.readouterr().out
-    assert "10 new answers" in printed and "overall" in printed and (out / "scores.json").is_file()
+    assert "12 new answers" in printed and "overall" in printed and (out / "scores.json").is_file()
 
 
 def test_openai_judge_over_real_http_with_a_fault(out):
@@ -175,8 +177,71 @@ def test_openai_judge_over_real_http_with_a_fault(out):
         server.script(rate_limit(retry_after=0.01))
         s = score(out, write_answers(out / "answers.jsonl", ANSWERS), judge=f"openai:judge@{server.url}",
                   config=config, embedder=BagOfWords())  # fmt: skip
-        assert server.count(status=200) == 10 and server.count(status=429) == 1
+        assert server.count(status=200) == 13 and server.count(status=429) == 1  # 11 refusals, 2 MCQs
     det = s["overall"]["unanswerable_detection"]
-    assert (det["tp"], det["fn"], det["fp"], det["tn"]) == (5, 0, 1, 4)
+    assert (det["tp"], det["fn"], det["fp"], det["tn"]) == (6, 0, 1, 5)
     assert s["overall"]["mcq"]["judge"]["accuracy"] == 1.0
     assert s["judge"]["llm_stats"]["retries"] == 1 and s["judge"]["mcq"].startswith("llm:openai")
+
+
+def _refusal_responder(body):
+    from llm_server import last_user_text
+
+    text = last_user_text(body)
+    if "Options:" in text:
+        return {"option": "B"}  # 20 days: wrong, so an MCQ decided by the LLM shows
+    reply = text.split("Reply: ", 1)[1].lower()
+    return {"declined": any(w in reply for w in ("cannot", "know", "no details", "contain inform"))}
+
+
+def test_embedding_mcq_judge_with_an_llm_refusal_judge_over_real_http(out):
+    from click.testing import CliRunner
+    from llm_server import FakeOpenAIServer
+
+    from qagen.cli import cli
+
+    path = write_answers(out / "answers.jsonl", ANSWERS)
+    with FakeOpenAIServer(_refusal_responder) as server:
+        args = ["score", str(out), "--answers", str(path), "--judge", "embedding:tfidf", "--refusal-judge",
+                f"openai:judge@{server.url}", "--set", "score.embedder=tfidf", "-q"]  # fmt: skip
+        result = CliRunner().invoke(cli, args, prog_name="qagen", catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        assert server.count(status=200) == 11  # every non-empty answer once; no MCQ request
+        assert all("Reply: " in text for text in server.user_texts())
+    s = json.loads((out / "scores.json").read_text())
+    det = s["overall"]["unanswerable_detection"]  # the LLM catches l2@1's "no details": TP 6, FP 1, TN 5
+    assert (det["tp"], det["fn"], det["fp"], det["tn"]) == (6, 0, 1, 5)
+    assert s["refusal"]["decided_by"] == "llm judge" and s["refusal"]["judge"].startswith("llm:openai")
+    assert s["judge"]["mcq"].startswith("embedding:tfidf") and s["overall"]["mcq"]["judge"]["accuracy"] == 0.5
+    assert "llm_stats" not in s["judge"] and s["judge"]["refusal_llm_stats"]["succeeded"] == 11
+    assert "refusals by llm judge (llm:openai" in result.output
+
+
+def test_llm_mcq_judge_with_phrase_refusals_over_real_http(out):
+    from llm_server import FakeOpenAIServer, fast_config
+
+    from qagen.config import Config, ScoreConfig
+
+    config = Config(llm=fast_config(), score=ScoreConfig(refusal_judge="phrases"))
+    with FakeOpenAIServer(_refusal_responder) as server:
+        s = score(out, write_answers(out / "answers.jsonl", ANSWERS), judge=f"openai:judge@{server.url}",
+                  config=config, embedder=BagOfWords())  # fmt: skip
+        assert server.count(status=200) == 2  # the two answered MCQs, nothing else
+        assert all("Options:" in text for text in server.user_texts())
+    det = s["overall"]["unanswerable_detection"]  # phrases miss l2@1's "no details": TP 5, FN 1
+    assert (det["tp"], det["fn"], det["fp"], det["tn"]) == (5, 1, 1, 5)
+    assert s["refusal"]["decided_by"] == "phrases" and s["judge"]["refusal"] == "phrases"
+    assert s["overall"]["mcq"]["judge"]["accuracy"] == 0.0 and s["overall"]["mcq"]["embedding"]["accuracy"] == 0.5
+    assert s["judge"]["llm_stats"]["succeeded"] == 2 and "refusal_llm_stats" not in s["judge"]
+
+
+def test_refusal_judge_auto_follows_the_judge_and_rejects_non_llms(out):
+    from qagen.config import Config, ScoreConfig
+    from qagen.score import ScoreError
+
+    path = write_answers(out / "answers.jsonl", ANSWERS)
+    s = score(out, path, judge="embedding", embedder=BagOfWords())
+    assert s["refusal"]["decided_by"] == "phrases" and s["judge"]["refusal"] == "phrases"
+    for bad in ("embedding", "extractive", " "):
+        with pytest.raises(ScoreError, match=r"score.refusal_judge \(--refusal-judge\) must be auto, phrases or an"):
+            score(out, path, config=Config(score=ScoreConfig(refusal_judge=bad)), embedder=BagOfWords())

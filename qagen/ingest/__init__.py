@@ -7,7 +7,8 @@ document of that kind is parsed, inside worker processes.
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
+from collections.abc import Iterable
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -28,20 +29,37 @@ class NoUsableDocumentsError(IngestError):
 
 # Imported after the errors they raise are defined.
 from qagen.ingest.detect import EXTENSIONS  # noqa: E402
+from qagen.ingest.discover import Discovery, scan, supported_extensions  # noqa: E402
 from qagen.ingest.pages import build_pages  # noqa: E402
 from qagen.ingest.run import ParseResult, parse_documents  # noqa: E402
 from qagen.ingest.tokens import count_tokens  # noqa: E402
 
 
-def discover(docs_dir: Path, formats: list[str]) -> list[Path]:
-    """The documents under ``docs_dir`` with a supported extension, sorted, hidden ones skipped.
+def discover(docs_dir: Path, formats: list[str], exclude: Iterable[Path] = ()) -> list[Path]:
+    """The documents under ``docs_dir``, sorted; see :func:`scan_documents` for what is skipped.
+
+    A file with a supported extension is a document; one with an unknown or no extension is
+    taken by its content when that is a PDF or HTML.
 
     Args:
         docs_dir: Folder searched recursively.
         formats: Formats to include (``pdf``, ``txt``, ``md``, ``html``).
+        exclude: Folders to leave out (the build's output folder; qagen output folders are
+            recognised by their lock file or manifest anyway).
 
     Returns:
         Paths sorted by their path relative to ``docs_dir``.
+
+    Raises:
+        IngestError: When the folder is missing, empty or holds no supported file.
+    """
+    return scan_documents(docs_dir, formats, exclude).paths
+
+
+def scan_documents(docs_dir: Path, formats: list[str], exclude: Iterable[Path] = ()) -> Discovery:
+    """The documents under ``docs_dir`` and the files skipped, each with its reason.
+
+    Hidden files and folders and qagen output folders are neither documents nor listed.
 
     Raises:
         IngestError: When the folder is missing, empty or holds no supported file.
@@ -56,27 +74,22 @@ def discover(docs_dir: Path, formats: list[str]) -> list[Path]:
         raise IngestError(f"documents folder not found: {docs_dir}; pass the folder that holds your documents")
     if not docs_dir.is_dir():
         raise IngestError(f"{docs_dir} is a file, not a folder; pass the folder that holds your documents")
-    wanted = {ext for fmt in formats for ext in EXTENSIONS[fmt]}
-    files = [
-        p
-        for p in docs_dir.rglob("*")
-        if not any(part.startswith(".") for part in p.relative_to(docs_dir).parts) and p.is_file()
-    ]
-    found = sorted((p for p in files if p.suffix.lower() in wanted), key=lambda p: p.relative_to(docs_dir).as_posix())
-    if found:
+    found = scan(docs_dir, formats, exclude)
+    if found.paths:
         return found
-    if not files:
+    if not found.skipped:
         raise IngestError(f"documents folder is empty: {docs_dir}; add PDF, TXT, Markdown or HTML files to it")
-    seen = Counter(p.suffix.lower() or "(no extension)" for p in files)
+    seen = Counter(PurePosixPath(rel).suffix.lower() or "(no extension)" for rel, _ in found.skipped)
     listed = ", ".join(f"{ext} ×{n}" for ext, n in seen.most_common(5))
     raise IngestError(
-        f"no supported documents in {docs_dir}: found {len(files)} file(s) ({listed}) "
-        f"but parse.formats={list(formats)} reads only {', '.join(sorted(wanted))}; "
-        "convert the files or change parse.formats"
+        f"no supported documents in {docs_dir}: found {len(found.skipped)} file(s) ({listed}) "
+        f"but parse.formats={list(formats)} reads only {', '.join(supported_extensions(formats))} "
+        "(or PDF and HTML content under another name); convert the files or change parse.formats"
     )
 
 
 __all__ = [
+    "Discovery",
     "IngestError",
     "NoUsableDocumentsError",
     "ParseResult",
@@ -84,4 +97,5 @@ __all__ = [
     "count_tokens",
     "discover",
     "parse_documents",
+    "scan_documents",
 ]

@@ -2,14 +2,19 @@
 
 A section is never split here: one larger than ``target_tokens`` is a page of its own.
 (Sections over ``parse.max_section_tokens`` were already split at paragraph boundaries when
-parsing, so no page is larger than that unless the target itself is.)
+parsing, so no page is larger than that unless the target itself is.) A page's size counts
+the separators between its sections (one token each with the offline counter) and the page
+text as a whole decides its language, so a page of several sections is never over the target.
 """
 
 from __future__ import annotations
 
 from qagen.config import PagesConfig
-from qagen.ingest.tokens import count_tokens
+from qagen.ingest.tokens import TokenTally, count_tokens, tally
 from qagen.records import Page, Section
+
+SEPARATOR = "\n\n"  # between the sections of a page
+_SEPARATOR = tally(SEPARATOR)
 
 
 def section_block(section: Section) -> str:
@@ -34,20 +39,21 @@ def build_pages(sections: list[Section], config: PagesConfig) -> list[Page]:
     pages: list[Page] = []
     for doc_id, doc_sections in by_doc.items():
         groups: list[list[Section]] = []
-        used = 0
+        used = TokenTally()
         for s in sorted(doc_sections, key=lambda s: s.order):
-            n = count_tokens(section_block(s))
-            if not groups or used + n > config.target_tokens:
+            block = tally(section_block(s))
+            joined = used + _SEPARATOR + block
+            if not groups or joined.tokens > config.target_tokens:
                 groups.append([])
-                used = 0
+                joined = block
             groups[-1].append(s)
-            used += n
+            used = joined
         pages += [_page(doc_id, index, group) for index, group in enumerate(groups)]
     return pages
 
 
 def _page(doc_id: str, index: int, group: list[Section]) -> Page:
-    text = "\n\n".join(section_block(s) for s in group)
+    text = SEPARATOR.join(section_block(s) for s in group)
     numbers = [p for s in group for p in (s.page_start, s.page_end) if p > 0]
     return Page(
         id=f"{doc_id}-p{index:04d}",

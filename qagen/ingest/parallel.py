@@ -41,27 +41,46 @@ def run_isolated(
     tasks: Sequence[tuple[Any, ...]],
     workers: int,
     timeout_s: float,
-    progress: Callable[[], None] | None = None,
+    on_result: Callable[[int, Outcome], None] | None = None,
 ) -> list[Outcome]:
-    """Run ``fn(*task)`` for every task in a process pool; one :class:`Outcome` per task."""
-    from pebble import ProcessExpired, ProcessPool
+    """Run ``fn(*task)`` for every task in a process pool; one :class:`Outcome` per task.
+
+    ``on_result(index, outcome)`` is called in this process as each task finishes (in
+    completion order), so a caller can keep every finished result before the others are done.
+    When it raises (or on Ctrl-C) the pool is stopped at once: pending tasks are dropped and
+    running workers killed, then the exception propagates.
+    """
+    from pebble import ProcessPool
 
     if not tasks:
         return []
     outcomes: list[Outcome | None] = [None] * len(tasks)
     n_workers = default_workers(workers, len(tasks))
-    with ProcessPool(max_workers=n_workers, max_tasks=_TASKS_PER_WORKER) as pool:
+    pool = ProcessPool(max_workers=n_workers, max_tasks=_TASKS_PER_WORKER)
+    try:
         futures = {pool.schedule(fn, args=task, timeout=timeout_s): i for i, task in enumerate(tasks)}
         for future in as_completed(futures):
             i = futures[future]
-            try:
-                outcomes[i] = Outcome("ok", future.result())
-            except FutureTimeout:
-                outcomes[i] = Outcome("timeout", detail=f"took longer than {timeout_s:g} s; the worker was stopped")
-            except ProcessExpired as exc:
-                outcomes[i] = Outcome("crashed", detail=f"the worker process died (exit code {exc.exitcode})")
-            except Exception as exc:
-                outcomes[i] = Outcome("error", detail=f"{type(exc).__name__}: {str(exc)[:200]}")
-            if progress is not None:
-                progress()
+            outcomes[i] = _outcome(future, timeout_s)
+            if on_result is not None:
+                on_result(i, outcomes[i])
+    except BaseException:
+        pool.stop()
+        pool.join()
+        raise
+    pool.close()
+    pool.join()
     return [o if o is not None else Outcome("error", detail="no result") for o in outcomes]
+
+
+def _outcome(future: Any, timeout_s: float) -> Outcome:
+    from pebble import ProcessExpired
+
+    try:
+        return Outcome("ok", future.result())
+    except FutureTimeout:
+        return Outcome("timeout", detail=f"took longer than {timeout_s:g} s; the worker was stopped")
+    except ProcessExpired as exc:
+        return Outcome("crashed", detail=f"the worker process died (exit code {exc.exitcode})")
+    except Exception as exc:
+        return Outcome("error", detail=f"{type(exc).__name__}: {str(exc)[:200]}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,8 +12,9 @@ from typing import Any
 from qagen.config import ParseConfig
 from qagen.ingest.cache import ParseCache
 from qagen.ingest.detect import format_of_extension
+from qagen.ingest.discover import sniff
 from qagen.ingest.model import ParsedDoc
-from qagen.ingest.parallel import run_isolated
+from qagen.ingest.parallel import Outcome, run_isolated
 from qagen.ingest.worker import hard_limit, parse_file
 from qagen.io import sha256_file
 from qagen.records import Document, ParseProblem, Section
@@ -22,11 +24,15 @@ _EMPTY_SHA = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" 
 
 @dataclass(frozen=True)
 class ParseResult:
-    """Every input document (ok or failed), the sections of the ok ones, and the problems."""
+    """Every input document (ok or failed), the sections of the ok ones, and the problems.
+
+    ``reused`` holds the relative paths of the documents served from the parse cache.
+    """
 
     documents: list[Document]
     sections: list[Section]
     problems: list[ParseProblem]
+    reused: tuple[str, ...] = ()
 
 
 @dataclass
@@ -43,6 +49,7 @@ def parse_documents(
     config: ParseConfig,
     cache_dir: Path | None = None,
     progress: bool = False,
+    on_document: Callable[[str], None] | None = None,
 ) -> ParseResult:
     """Parse documents into sections, in worker processes, with a per-document time limit.
 
@@ -52,10 +59,14 @@ def parse_documents(
         config: The ``[parse]`` config section.
         cache_dir: Where parses are cached by file content hash; None disables the cache.
         progress: Show a progress bar on stderr.
+        on_document: Called with a document's relative path as soon as its parse is finished
+            and cached (documents served from the cache are not parsed, so not passed).
 
     Returns:
         A :class:`ParseResult`. A file that cannot be used is a ``failed`` Document and a
         ParseProblem; a file with the same content as an earlier one is only a problem.
+        Each successful parse is cached as soon as it arrives, so an interrupted run keeps
+        the documents it finished and a rerun parses only the others.
 
     Raises:
         IngestError: When no document could be used (``.result`` holds the ParseResult).
@@ -84,8 +95,8 @@ def parse_documents(
             item.outcome = {"ok": True, "doc": cached, "page_errors": [], "cached": True}
         else:
             todo.append(i)
-    _run(inputs, todo, config, progress)
-    result = _assemble(inputs, problems, cache)
+    _run(inputs, todo, config, progress, cache, on_document)
+    result = _assemble(inputs, problems)
     if not any(d.status == "ok" for d in result.documents):
         raise NoUsableDocumentsError(_no_usable_message(result), result)
     return result
@@ -98,44 +109,66 @@ def _relative(path: Path, root: Path) -> str:
         return Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
 
 
-def _run(inputs: list[_Input], todo: list[int], config: ParseConfig, progress: bool) -> None:
+def _run(
+    inputs: list[_Input],
+    todo: list[int],
+    config: ParseConfig,
+    progress: bool,
+    cache: ParseCache | None,
+    on_document: Callable[[str], None] | None,
+) -> None:
     bar = None
-    if progress:
+    if progress and todo:
         from tqdm import tqdm
 
         bar = tqdm(total=len(todo), desc="parse", unit="doc", mininterval=0.5)
+
+    def finished(k: int, outcome: Outcome) -> None:
+        item = inputs[todo[k]]
+        item.outcome = _as_result(outcome)
+        if cache is not None and item.outcome["ok"] and not item.outcome["page_errors"]:
+            cache.put(item.sha, item.outcome["doc"])  # a parse with unreadable pages is retried next time
+        if bar is not None:
+            bar.update()
+        if on_document is not None:
+            on_document(item.rel)
+
     data = config.model_dump(mode="json")
     tasks = [(str(inputs[i].path), data) for i in todo]
-    outcomes = run_isolated(parse_file, tasks, config.workers, hard_limit(config), bar.update if bar else None)
-    if bar is not None:
-        bar.close()
-    for i, outcome in zip(todo, outcomes, strict=True):
-        if outcome.status == "ok":
-            inputs[i].outcome = outcome.value
-        else:
-            reason = "timeout" if outcome.status == "timeout" else "parser-error"
-            inputs[i].outcome = {"ok": False, "reason": reason, "detail": outcome.detail}
+    try:
+        run_isolated(parse_file, tasks, config.workers, hard_limit(config), finished)
+    finally:
+        if bar is not None:
+            bar.close()
 
 
-def _assemble(inputs: list[_Input], problems: dict[int, ParseProblem], cache: ParseCache | None) -> ParseResult:
+def _as_result(outcome: Outcome) -> dict[str, Any]:
+    if outcome.status == "ok":
+        return dict(outcome.value)
+    reason = "timeout" if outcome.status == "timeout" else "parser-error"
+    return {"ok": False, "reason": reason, "detail": outcome.detail}
+
+
+def _assemble(inputs: list[_Input], problems: dict[int, ParseProblem]) -> ParseResult:
     documents: list[Document] = []
     sections: list[Section] = []
     extra: list[ParseProblem] = []
+    reused: list[str] = []
     for i, item in enumerate(inputs):
         if i in problems:
             extra.append(problems[i])
             continue
         out = item.outcome or {"ok": False, "reason": "parser-error", "detail": "no result"}
         doc_id = item.sha[:16]
-        fmt = format_of_extension(item.path) or item.path.suffix.lstrip(".").lower()
+        fmt = _claimed_format(item.path)
         if not out["ok"]:
             detail = f"{out['reason']}: {out['detail']}"
             documents.append(Document(doc_id, item.rel, item.sha, fmt, "failed", error=detail))
             extra.append(ParseProblem(item.rel, out["reason"], out["detail"]))
             continue
         parsed: ParsedDoc = out["doc"]
-        if cache is not None and not out.get("cached") and not out["page_errors"]:
-            cache.put(item.sha, parsed)  # a parse with unreadable pages is retried next time
+        if out.get("cached"):
+            reused.append(item.rel)
         if out["page_errors"]:
             pages = ", ".join(str(n) for n, _ in out["page_errors"][:10])
             kinds = ", ".join(sorted({e for _, e in out["page_errors"]}))
@@ -145,7 +178,19 @@ def _assemble(inputs: list[_Input], problems: dict[int, ParseProblem], cache: Pa
         documents.append(
             Document(doc_id, item.rel, item.sha, parsed.format, "ok", parsed.n_pages, len(doc_sections), parsed.title)
         )
-    return ParseResult(documents, sections, extra)
+    return ParseResult(documents, sections, extra, tuple(reused))
+
+
+def _claimed_format(path: Path) -> str:
+    """The format a file's extension (else its first bytes) claims, for a document that failed."""
+    fmt = format_of_extension(path)
+    if fmt is None:
+        try:
+            with open(path, "rb") as fh:
+                fmt = sniff(fh.read(4096))
+        except OSError:
+            fmt = None
+    return fmt or path.suffix.lstrip(".").lower() or "unknown"
 
 
 def _section(doc_id: str, rel: str, order: int, s: dict[str, Any]) -> Section:

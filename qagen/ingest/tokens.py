@@ -20,6 +20,7 @@ emulated pages; not for billing.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 _PIECE = re.compile(r"'(?:s|t|re|ve|m|ll|d)\b|[^\W\d_]+|\d{1,3}|[^\w\s]+|_+|\n+", re.IGNORECASE)
 _ENGLISH = frozenset(
@@ -27,6 +28,53 @@ _ENGLISH = frozenset(
     | {"or", "you", "from", "at", "not", "an", "can", "your", "if", "will", "which", "when"}
 )
 _ENGLISH_SHARE = 0.12
+
+
+@dataclass(frozen=True)
+class TokenTally:
+    """A text's token cost under both language modes, and the word counts that pick the mode.
+
+    Tallies add: the tally of texts joined by a separator is at least the sum of their tallies
+    and the separator's (``count_tokens`` of the joined text is never more), because pieces
+    never span a newline and the English decision depends only on the summed word counts.
+    """
+
+    words: int = 0
+    english_words: int = 0
+    english: int = 0  # cost when the text counts as English
+    other: int = 0  # cost when it does not
+
+    def __add__(self, other: TokenTally) -> TokenTally:
+        return TokenTally(
+            self.words + other.words,
+            self.english_words + other.english_words,
+            self.english + other.english,
+            self.other + other.other,
+        )
+
+    @property
+    def tokens(self) -> int:
+        """The token count: the English cost when enough words are common English ones."""
+        english = self.words < 8 or self.english_words >= _ENGLISH_SHARE * self.words
+        return self.english if english else self.other
+
+
+def tally(text: str) -> TokenTally:
+    """The :class:`TokenTally` of ``text``; ``tally(t).tokens == count_tokens(t)``."""
+    words = english_words = english = other = 0
+    for piece in _PIECE.findall(text):
+        first = piece[0]
+        if first.isalpha():
+            words += 1
+            english_words += piece.lower() in _ENGLISH
+            extra = len(piece) - 8
+            english += 1 + (-(-extra // 5) if extra > 0 else 0)
+            other += max(1, -(-len(piece) // 4))
+            continue
+        cost = 1 if first.isdigit() or first in "\n'" else 1 + (len(piece) - 1) // 2
+        english += cost
+        other += cost
+    return TokenTally(words, english_words, english, other)
 
 
 def count_tokens(text: str) -> int:
@@ -38,18 +86,4 @@ def count_tokens(text: str) -> int:
     Returns:
         An estimate of the ``cl100k_base`` token count (0 for empty text).
     """
-    pieces = _PIECE.findall(text)
-    words = [p for p in pieces if p[0].isalpha()]
-    english = len(words) < 8 or sum(w.lower() in _ENGLISH for w in words) >= _ENGLISH_SHARE * len(words)
-    short, per = (8, 5) if english else (4, 4)
-    n = 0
-    for piece in pieces:
-        first = piece[0]
-        if first.isalpha():
-            extra = len(piece) - short
-            n += 1 + (-(-extra // per) if extra > 0 else 0) if english else max(1, -(-len(piece) // per))
-        elif first.isdigit() or first in "\n'":
-            n += 1
-        else:
-            n += 1 + (len(piece) - 1) // 2
-    return n
+    return tally(text).tokens

@@ -39,6 +39,9 @@ class ReportData:
         crosseval: ``crosseval.json``.
         manifest: ``manifest.json`` (per stage: seconds, counts, errors, llm stats).
         title: shown at the top of the page (the output folder's name by default).
+        scores: ``scores.json`` (written by ``qagen score``), or None.
+        reviews: ``reviews.jsonl`` verdicts (written by ``qagen review import``), or None when
+            absent; with ``items`` they make the "Expert review" block current without a rebuild.
     """
 
     documents: list[Document] = field(default_factory=list)
@@ -55,6 +58,7 @@ class ReportData:
     manifest: dict[str, Any] = field(default_factory=dict)
     title: str = "qagen build"
     scores: dict[str, Any] | None = None
+    reviews: list[Any] | None = None
 
 
 def report_data_from_inputs(
@@ -74,6 +78,7 @@ def report_data_from_inputs(
         manifest=dict(manifest or {}),
         title=title,
         scores=inputs.get("scores.json"),
+        reviews=inputs.get("reviews.jsonl"),
     )
 
 
@@ -91,6 +96,7 @@ def load_report_data(out_dir: str | Path) -> ReportData:
     manifest_path = out / MANIFEST
     if not manifest_path.is_file():
         raise FileNotFoundError(f"{out} has no {MANIFEST}; run 'qagen build DOCS -o {out}' first")
-    names = (*ARTIFACT_FIELDS, "scores.json")  # scores.json: written by `qagen score`, not by a build stage
+    # written by `qagen score` and `qagen review import`, not by a build stage
+    names = (*ARTIFACT_FIELDS, "scores.json", "reviews.jsonl")
     inputs = {name: ARTIFACTS[name].read(out / name) for name in names if (out / name).is_file()}
     return report_data_from_inputs(inputs, read_json(manifest_path), title=out.resolve().name)

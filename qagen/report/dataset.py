@@ -121,7 +121,7 @@ def type_fold_split(data: ReportData) -> dict[str, Any] | None:
 
 def crosseval_view(data: ReportData) -> dict[str, Any] | None:
     """The cross-evaluation iterations (corpus fold, answerable and unanswerable questions) and leakage."""
-    from qagen.review.report_view import review_view
+    from qagen.review.report_view import report_review
 
     ce = data.crosseval
     if not ce:
@@ -148,5 +148,5 @@ def crosseval_view(data: ReportData) -> dict[str, Any] | None:
         "pages_excluded": sorted((pages.get("excluded") or {}).items()),
         "leakage": ce.get("leakage") or {},
         "refusal": ce.get("refusal_answer"),
-        "review": review_view(ce.get("review")),
+        "review": report_review(data),  # current verdicts (reviews.jsonl) when present
     }

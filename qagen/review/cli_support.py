@@ -190,6 +190,38 @@ def import_review(out_dir: PathLike, files: Sequence[PathLike], *, reviewer: str
     return ImportResult(path, counts, review_summary(items, merged.verdicts, "all"))
 
 
+def refresh_report(out_dir: PathLike) -> Path | None:
+    """Re-render ``OUT/report.html`` so its "Expert review" block shows the verdicts just imported.
+
+    Only a folder that has a report already gets one. A build holding the folder's lock writes
+    its own report, and a report that cannot be rendered (an unreadable artifact) is left as it
+    is with a warning: the verdicts are imported either way.
+
+    Returns:
+        The report's path, or None when it was not re-rendered.
+    """
+    import warnings
+
+    from qagen.report import REPORT_FILE, write_report
+    from qagen.runner import MANIFEST
+
+    out = Path(out_dir)
+    if not (out / REPORT_FILE).is_file() or not (out / MANIFEST).is_file():
+        return None
+    try:
+        with _build_lock(out):
+            return write_report(out)
+    except ReviewError:
+        return None  # a build is running; it renders the report itself
+    except (OSError, ValueError, KeyError) as exc:
+        warnings.warn(
+            f"verdicts imported, but {out / REPORT_FILE} was not updated ({type(exc).__name__}: {exc}); "
+            f"run 'qagen report {out}'",
+            stacklevel=2,
+        )
+        return None
+
+
 def _read_files(files: Sequence[PathLike]) -> list[tuple[str, str]]:
     from qagen.review.importer import ReviewImportError, decode_review_bytes
 

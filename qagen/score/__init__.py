@@ -33,6 +33,7 @@ def score(
     config: Any = None,
     *,
     embedder: Any = None,
+    refusal_judge: Any = None,
     output: str | Path | None = None,
     progress: bool = False,
 ) -> dict[str, Any]:
@@ -48,6 +49,9 @@ def score(
             an LLM or embedder object, or a judge with ``choose(cases)``; None = ``score.judge``.
         config: A :class:`~qagen.config.Config`, a TOML path, or None for defaults.
         embedder: Embedder of the MCQ baseline (object or spec); None = ``score.embedder``.
+        refusal_judge: Who decides refusals: ``auto`` (an LLM ``judge`` does, else phrases),
+            ``phrases``, an LLM spec or backend, or an object with ``declined(cases)``;
+            None = ``score.refusal_judge``. Phrases decide where an LLM request fails.
         output: Where to write the scores; default ``OUT/scores.json``.
         progress: Progress bars (ROUGE, LLM requests).
 
@@ -73,13 +77,14 @@ def score(
         raise ScoreError(f"{answers_path} holds no answers; make them with qagen.score.collect or your own script")
     matched = match_answers(dataset, answers, source=str(answers_path))
     judges = make_judges(
-        judge if judge is not None else cfg.score.judge, cfg, out / ".cache", embedder=embedder, progress=progress
+        judge if judge is not None else cfg.score.judge,
+        cfg,
+        out / ".cache",
+        embedder=embedder,
+        progress=progress,
+        refusal_judge=refusal_judge,
     )
     rows, notes = evaluate(matched, dataset, cfg.score, judges, progress=progress)
-    info: dict[str, Any] = {"mcq": getattr(judges.judge, "name", type(judges.judge).__name__)}
-    info["baseline"] = judges.baseline.name
-    if hasattr(judges.judge, "stats"):
-        info["llm_stats"] = judges.judge.stats()
     scores = {
         "qagen_version": _version(),
         "answers_file": str(answers_path),
@@ -87,11 +92,26 @@ def score(
         # the dataset scored: the report warns when crosseval.json changes after scoring
         "crosseval_hash": stable_hash(read_json(out / "crosseval.json")),
     }
-    scores |= summarize(rows, matched, dataset, cfg.score, info, notes)
+    scores |= summarize(rows, matched, dataset, cfg.score, _judge_info(judges), notes)
     target = Path(output) if output else out / SCORES_FILE
     write_json(target, scores)
     write_jsonl(target.with_name(target.stem + ".items.jsonl"), [_public(r) for r in rows])
     return scores
+
+
+def _judge_info(judges: Any) -> dict[str, Any]:
+    """Who judged (``scores.json["judge"]``): MCQ judge, baseline, refusal judge and LLM accounting."""
+
+    def name(j: Any) -> str:
+        return getattr(j, "name", type(j).__name__)
+
+    info: dict[str, Any] = {"mcq": name(judges.judge), "baseline": judges.baseline.name}
+    info["refusal"] = "phrases" if judges.refusal is None else name(judges.refusal)
+    if hasattr(judges.judge, "stats"):
+        info["llm_stats"] = judges.judge.stats()
+    if judges.refusal is not None and judges.refusal is not judges.judge and hasattr(judges.refusal, "stats"):
+        info["refusal_llm_stats"] = judges.refusal.stats()
+    return info
 
 
 def _config(config: Any) -> Any:

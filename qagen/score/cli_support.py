@@ -1,4 +1,7 @@
-"""What ``qagen score OUT --answers FILE [--judge SPEC]`` runs: score, write, refresh the report, summarise."""
+"""What ``qagen score OUT --answers FILE [--judge SPEC] [--refusal-judge SPEC]`` runs.
+
+Score, write the scores, refresh the report, summarise.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ def run_score_command(
     answers: str | Path,
     judge: str | None = None,
     *,
+    refusal_judge: str | None = None,
     config_path: str | Path | None = None,
     overrides: Sequence[str] = (),
     output: str | Path | None = None,
@@ -23,6 +27,7 @@ def run_score_command(
         out: The output folder.
         answers: The answers JSONL file.
         judge: ``--judge`` (``embedding[:<spec>]``, ``openai:<model>[@<url>]``, ``local``); None = config.
+        refusal_judge: ``--refusal-judge`` (``auto``, ``phrases`` or an LLM spec); None = config.
         config_path: ``--config`` TOML file.
         overrides: ``--set key=value`` strings.
         output: ``--output``: where to write the scores (default ``OUT/scores.json``).
@@ -39,7 +44,7 @@ def run_score_command(
     from qagen.score.results import format_summary
 
     cfg = load_config(config_path, list(overrides))
-    scores = score(out, answers, judge=judge, config=cfg, output=output, progress=progress)
+    scores = score(out, answers, judge=judge, config=cfg, refusal_judge=refusal_judge, output=output, progress=progress)
     target = Path(output) if output else Path(out) / SCORES_FILE
     lines = [format_summary(scores), f"wrote {target} and {target.with_name(target.stem + '.items.jsonl')}"]
     report = _refresh_report(Path(out), cfg) if output is None else None

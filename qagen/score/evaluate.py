@@ -20,7 +20,7 @@ def evaluate(
         matched: Answers paired with their questions.
         dataset: The output folder's iterations (refusal answer, phone region).
         config: The ``[score]`` config section.
-        judges: The MCQ judge (an LLM judge also decides refusals) and the embedding baseline.
+        judges: The MCQ judge, the embedding baseline and the refusal judge (None: phrases decide).
         progress: Progress bars.
 
     Returns:
@@ -34,8 +34,8 @@ def evaluate(
         "window_chars": detector.window,
         "decided_by": "phrases",
     }
-    if config.llm_refusals and hasattr(judges.judge, "declined"):
-        notes.update(_llm_refusals(rows, matched, judges.judge))
+    if judges.refusal is not None:
+        notes.update(_llm_refusals(rows, matched, judges.refusal))
     _answer_quality(rows, matched, progress)
     _factoids(rows, matched, dataset.phone_region)
     notes["retrieved_outside_corpus"] = _retrieval(rows, matched, config.recall_k)
@@ -63,7 +63,7 @@ def _base_row(it: Iteration, q: Question, answer: str, latency: float | None, de
 
 
 def _llm_refusals(rows: list[Row], matched: Matched, judge: Any) -> dict[str, Any]:
-    """The LLM judge decides refusals of non-empty answers; phrases stay where its request failed."""
+    """The refusal judge decides refusals of non-empty answers; phrases stay where its request failed."""
     todo = [i for i, (_, _, a) in enumerate(matched.pairs) if a.answer.strip()]
     verdicts = judge.declined([(matched.pairs[i][1].item.question, matched.pairs[i][2].answer) for i in todo])
     agree = failed = 0
@@ -79,6 +79,7 @@ def _llm_refusals(rows: list[Row], matched: Matched, judge: Any) -> dict[str, An
     judged = len(todo) - failed
     return {
         "decided_by": "llm judge",
+        "judge": getattr(judge, "name", type(judge).__name__),
         "llm_failed": failed,
         "phrase_llm_agreement": round(agree / judged, DIGITS) if judged else None,
     }

@@ -9,6 +9,10 @@ option closest to that answer (Leadinfo thesis: an LLM judge agreed with the cor
   ``OUT/.cache/judge.sqlite``, accounting) with validated pydantic replies; it also decides
   whether an answer declines. A request that fails for good yields None, never a guess.
 
+Who decides refusals is separate (``score.refusal_judge``): by default an LLM MCQ judge also
+decides them and phrases decide otherwise; an LLM can decide refusals beside an embedding
+MCQ judge, and phrases can decide beside an LLM MCQ judge.
+
 The judge prompts live here rather than in ``prompts/``: every file there is part of the
 generate stage's fingerprint, and scoring must not invalidate a build.
 """
@@ -151,43 +155,88 @@ def _mcq_prompt(case: McqCase) -> str:
 
 @dataclass(frozen=True)
 class Judges:
-    """The judge that scores MCQs (and, if an LLM, refusals) and the embedding baseline beside it."""
+    """The MCQ judge, the embedding baseline beside it, and who decides refusals.
+
+    ``refusal`` is an object with ``declined(cases)`` (an :class:`LLMJudge`, possibly the MCQ
+    judge itself), or None when refusal phrases decide.
+    """
 
     judge: EmbeddingJudge | LLMJudge | Any
     baseline: EmbeddingJudge
+    refusal: LLMJudge | Any | None = None
 
 
 def make_judges(
-    judge: Any, config: Any, cache_dir: str | Path | None = None, embedder: Any = None, progress: bool = False
+    judge: Any,
+    config: Any,
+    cache_dir: str | Path | None = None,
+    embedder: Any = None,
+    progress: bool = False,
+    refusal_judge: Any = None,
 ) -> Judges:
-    """Build the judge named by ``judge`` and the embedding baseline.
+    """Build the judge named by ``judge``, the embedding baseline and the refusal judge.
 
     Args:
         judge: ``embedding`` or ``embedding:<embed spec>``, an LLM spec (``openai:<model>[@<url>]``,
             ``local``), an LLM backend or LangChain chat model, an embedder, or a judge object
             with ``choose(cases)`` (and optionally ``declined(cases)``).
         config: The whole :class:`~qagen.config.Config` (``score``, ``embed``, ``llm``, ``seed``).
-        cache_dir: Folder of the LLM judge's request cache (``OUT/.cache``).
+        cache_dir: Folder of the LLM judges' request cache (``OUT/.cache``).
         embedder: The baseline's embedder (object or spec); default ``score.embedder``.
         progress: Progress bars for LLM requests.
+        refusal_judge: Who decides refusals: ``auto`` (an MCQ judge with ``declined`` decides
+            when ``score.llm_refusals``, else phrases), ``phrases``, an LLM spec or backend, or
+            an object with ``declined(cases)``; None = ``score.refusal_judge``.
 
     Raises:
-        ScoreError: ``judge`` names nothing usable.
+        ScoreError: ``judge`` or ``refusal_judge`` names nothing usable.
     """
-    from qagen.embed import Embedder, get_embedder
+    from qagen.embed import get_embedder
 
     baseline = EmbeddingJudge(get_embedder(embedder or config.score.embedder, config.embed, config.llm))
+    mcq = _mcq_judge(judge, config, baseline, embedder, cache_dir, progress)
+    spec = config.score.refusal_judge if refusal_judge is None else refusal_judge
+    return Judges(mcq, baseline, _refusal_judge(spec, judge, mcq, config, cache_dir, progress))
+
+
+def _mcq_judge(judge: Any, config: Any, baseline: EmbeddingJudge, embedder: Any, cache_dir: Any, progress: bool) -> Any:
+    from qagen.embed import Embedder, get_embedder
+
     if isinstance(judge, str):
         name, _, arg = judge.strip().partition(":")
         if name.lower() == "embedding":
             if not arg or (embedder is None and arg == config.score.embedder):
-                return Judges(baseline, baseline)
-            return Judges(EmbeddingJudge(get_embedder(arg, config.embed, config.llm)), baseline)
+                return baseline
+            return EmbeddingJudge(get_embedder(arg, config.embed, config.llm))
         if name.lower() == "extractive":
             raise ScoreError("--judge extractive is not a judge; use embedding or an LLM spec such as openai:<model>")
     elif hasattr(judge, "choose"):
-        return Judges(judge, baseline)
+        return judge
     elif isinstance(judge, Embedder):
-        return Judges(EmbeddingJudge(judge), baseline)
+        return EmbeddingJudge(judge)
+    return _llm_judge(judge, config, cache_dir, progress)
+
+
+def _refusal_judge(spec: Any, judge_spec: Any, mcq: Any, config: Any, cache_dir: Any, progress: bool) -> Any:
+    """The object that decides refusals, or None for phrases (see :func:`make_judges`)."""
+    if isinstance(spec, str):
+        name = spec.strip().lower()
+        if name == "auto":
+            return mcq if config.score.llm_refusals and hasattr(mcq, "declined") else None
+        if name == "phrases":
+            return None
+        if not name or name.partition(":")[0] in ("embedding", "extractive"):
+            raise ScoreError(
+                "score.refusal_judge (--refusal-judge) must be auto, phrases or an LLM spec such as "
+                f"openai:<model>[@<url>] or local; got {spec!r}"
+            )
+        if isinstance(judge_spec, str) and spec.strip() == judge_spec.strip() and hasattr(mcq, "declined"):
+            return mcq  # the same LLM: one engine, one set of stats
+    elif hasattr(spec, "declined"):
+        return spec
+    return _llm_judge(spec, config, cache_dir, progress)
+
+
+def _llm_judge(llm: Any, config: Any, cache_dir: Any, progress: bool) -> LLMJudge:
     cache = Path(cache_dir) / "judge.sqlite" if cache_dir is not None else None
-    return Judges(LLMJudge(judge, config.llm, cache_path=cache, progress=progress, seed=config.seed), baseline)
+    return LLMJudge(llm, config.llm, cache_path=cache, progress=progress, seed=config.seed)

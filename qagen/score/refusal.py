@@ -5,7 +5,8 @@ An answer declines when it is empty, or when one of the configured phrases
 dataset's own refusal answer starts within its first ``score.refusal_window_chars`` characters:
 chatbots decline up front ("I'm sorry, the documents do not contain information on ..."),
 while the same words deep inside a long answer are usually part of the answer. With an LLM
-judge the judge decides instead (:mod:`qagen.score.judge`); phrases remain the fallback.
+refusal judge (``score.refusal_judge``: by default an LLM MCQ judge) the LLM decides instead
+(:mod:`qagen.score.judge`); phrases remain the fallback where its request fails.
 """
 
 from __future__ import annotations

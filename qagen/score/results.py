@@ -30,7 +30,8 @@ def summarize(
         matched: The matching (for coverage: missing answers per iteration).
         dataset: The iterations (question counts, topic labels).
         config: The ``[score]`` config section.
-        judge: Who judged: ``{"mcq": name, "baseline": name, "llm_stats": ...}``.
+        judge: Who judged: ``{"mcq": name, "baseline": name, "refusal": name or "phrases",
+            "llm_stats": ..., "refusal_llm_stats": ...}`` (LLM stats only for LLM judges).
         notes: Refusal notes from :func:`~qagen.score.evaluate.evaluate`.
     """
     ks, tok = config.recall_k, config.bleu_tokenize
@@ -109,10 +110,12 @@ def format_summary(scores: dict[str, Any]) -> str:
         for r in lines
     ]
     cov = scores["coverage"]
+    refusal = scores["refusal"]
+    by = refusal["decided_by"] + (f" ({refusal['judge']})" if refusal.get("judge") else "")
     text.insert(
         0,
         f"scored {cov['answers']} answers ({cov['missing']} questions unanswered); MCQ judge "
-        f"{scores['judge']['mcq']}, refusals by {scores['refusal']['decided_by']}",
+        f"{scores['judge']['mcq']}, refusals by {by}",
     )
     text += [f"warning: {w}" for w in scores["warnings"]]
     return "\n".join(text)
