@@ -29,13 +29,14 @@ import argparse
 import importlib.util
 import json
 import os
-import platform
 import subprocess
 import sys
 import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from machine_info import machine
 
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "benchmarks" / ".work" / "baseline"
@@ -155,17 +156,6 @@ def score_all(out: Path, answers_path: Path, work: Path, config: Any) -> tuple[d
         seconds[name] = round(time.perf_counter() - started, 1)
         print(f"--- judge {judge} ---\n{format_summary(scores[name])}", flush=True)
     return scores, seconds
-
-
-def machine() -> dict[str, Any]:
-    git = lambda *a: subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True).stdout  # noqa: E731
-    return {
-        "nproc": len(os.sched_getaffinity(0)),
-        "python": platform.python_version(),
-        "commit": git("rev-parse", "--short", "HEAD").strip(),
-        "modified_files": [ln[3:] for ln in git("status", "--porcelain", "--untracked-files=no").splitlines()],
-        "loadavg_start": [round(x, 2) for x in os.getloadavg()],
-    }
 
 
 def build_info(out: Path) -> dict[str, Any]:

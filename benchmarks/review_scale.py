@@ -38,6 +38,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from machine_info import machine
+
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "benchmarks" / ".work" / "review_scale"
 SOURCE = ROOT / "benchmarks" / ".work" / "baseline" / "out"
@@ -214,19 +216,6 @@ def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "process_wall_s": stats([r["process"]["wall_s"] for r in runs]),
         "process_cpu_s": stats([r["process"]["cpu_s"] for r in runs]),
         "load_1min": [r["load_1min"] for r in runs],
-    }
-
-
-def machine() -> dict[str, Any]:
-    import platform
-
-    git = lambda *a: subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True).stdout  # noqa: E731
-    return {
-        "nproc": len(os.sched_getaffinity(0)),
-        "python": platform.python_version(),
-        "commit": git("rev-parse", "--short", "HEAD").strip(),
-        "modified_files": [ln[3:] for ln in git("status", "--porcelain", "--untracked-files=no").splitlines()],
-        "loadavg_start": [round(x, 2) for x in os.getloadavg()],
     }
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from fast import FAST
 
 from qagen import build, pipeline
 from qagen.artifacts import JSONL_RECORDS
@@ -25,13 +26,6 @@ from qagen.schemas import SCHEMA_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "docs"
-FAST = [
-    "embed.backend=tfidf",
-    "topics.reducer=pca",
-    "topics.clusterer=kmeans",
-    "topics.n_clusters=6",
-    "folds.samples_total=60",
-]
 NOT_ARTIFACTS = {"manifest.json", ".qagen.lock", "report.html"}  # the report shows timings
 
 

@@ -19,6 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from fast import FAST_COMPONENTS
 from grounded import grounded_responder
 from llm_server import FakeOpenAIServer, ServerProcess, invalid_json, rate_limit, reset, server_error
 
@@ -27,10 +28,7 @@ from qagen import build
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "docs"
 FAST = [
-    "embed.backend=tfidf",
-    "topics.reducer=pca",
-    "topics.clusterer=kmeans",
-    "topics.n_clusters=6",
+    *FAST_COMPONENTS,
     "folds.samples_total=24",
     "generate.long_form_per_section=2",
     "llm.backoff_base_s=0.01",

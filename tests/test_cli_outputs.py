@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from fast import FAST
 
 from qagen import build
 from qagen.cli import cli
@@ -33,13 +34,6 @@ from qagen.filters import format_funnel
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "docs"
-FAST = [
-    "embed.backend=tfidf",
-    "topics.reducer=pca",
-    "topics.clusterer=kmeans",
-    "topics.n_clusters=6",
-    "folds.samples_total=60",
-]
 # Records the generate stage writes to generation_failures.jsonl (and the filter stage copies,
 # first, into rejected.jsonl): failed requests and a model's exact repeats of a question.
 GENERATION_FILTERS = {"generation", "exact_repeat"}

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from ci import skip_or_fail
+from fast import FAST
 
 from qagen import build
 from qagen.report import write_report
@@ -36,13 +37,6 @@ CHROMIUM_ARGS = (
     "--disable-sync",
     "--window-size=1400,1000",
 )
-FAST = [
-    "embed.backend=tfidf",
-    "topics.reducer=pca",
-    "topics.clusterer=kmeans",
-    "topics.n_clusters=6",
-    "folds.samples_total=60",
-]
 # Runs before any script of every page: records errors, CSP violations and dialogs instead of showing them.
 COLLECTOR = """
 window.__errors = []; window.__dialogs = [];
