@@ -21,3 +21,16 @@ def shared_dir() -> Path:
     if not (SHARED / "corpora").is_dir():
         pytest.skip(f"{SHARED / 'corpora'} is absent (real PDFs live beside the repo)")
     return SHARED
+
+
+@pytest.fixture(scope="session")
+def fast_example_build(tmp_path_factory) -> Path:
+    """One build of the examples with the fast stand-ins (tests/fast.py), shared by the modules
+    that only read it; a test that changes files works on a copy."""
+    from fast import FAST
+
+    from qagen import build
+
+    out = tmp_path_factory.mktemp("fast-example-build") / "out"
+    build(EXAMPLES, out, overrides=FAST)
+    return out

@@ -40,10 +40,8 @@ def artifact_bytes(out: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def fast_build(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("build") / "out"
-    build(EXAMPLES, out, overrides=FAST)
-    return out
+def fast_build(fast_example_build) -> Path:
+    return fast_example_build
 
 
 def _validators() -> dict[str, jsonschema.Draft202012Validator]:
@@ -145,10 +143,8 @@ def _wait_for_stage(out: Path, proc: subprocess.Popen, stage: str, timeout: floa
         time.sleep(0.02)
 
 
-@pytest.mark.parametrize(
-    ("after_stage", "sig"),
-    [("parse", signal.SIGKILL), ("embed", signal.SIGKILL), ("folds", signal.SIGKILL), ("pages", signal.SIGINT)],
-)
+# Between stages, with SIGKILL and with SIGINT; tests/test_faults.py kills inside every stage.
+@pytest.mark.parametrize(("after_stage", "sig"), [("folds", signal.SIGKILL), ("pages", signal.SIGINT)])
 def test_killed_build_resumes_to_identical_artifacts(fast_build, tmp_path, after_stage, sig):
     out = tmp_path / "out"
     proc = subprocess.Popen(_cli(out), stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -40,10 +40,8 @@ GENERATION_FILTERS = {"generation", "exact_repeat"}
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("cli-outputs") / "out"
-    build(EXAMPLES, out, overrides=FAST)
-    return out
+def out(fast_example_build) -> Path:
+    return fast_example_build
 
 
 def jsonl(path: Path) -> list[dict[str, Any]]:
@@ -204,7 +202,8 @@ def test_export_writes_every_iteration_with_crosseval_counts(out, tmp_path, fmt)
 # --- qagen report -----------------------------------------------------------------------------
 
 
-def test_report_rewrites_report_html_and_nothing_else(out):
+def test_report_rewrites_report_html_and_nothing_else(out, tmp_path):
+    out = shutil.copytree(out, tmp_path / "out")  # the shared build stays as built
     path = out / "report.html"
     others = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p != path and ".cache" not in p.parts}
     path.write_text("stale", encoding="utf-8")

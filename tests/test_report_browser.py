@@ -168,11 +168,10 @@ def _lines(path: Path) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def example_report(tmp_path_factory) -> Path:
+def example_report(fast_example_build) -> Path:
     if _why_no_browser():
         skip_or_fail(_why_no_browser())
-    out = tmp_path_factory.mktemp("report") / "out"
-    build(EXAMPLES, out, overrides=FAST)
+    out = fast_example_build  # the shared fast build of the examples (conftest.py); only read here
     if not (out / "report.html").is_file():  # written by the build's report stage where it runs one
         write_report(out)
     return out
