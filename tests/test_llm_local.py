@@ -59,7 +59,7 @@ GENERATE = [
     "generate.long_form_per_section=2",
     "generate.mcq_per_section=2",  # MCQ is the hardest type for a 135M model: give it more tries
     "generate.max_section_chars=800",  # a 135M model follows short prompts best, and they are faster
-    "llm.max_tokens=400",  # bounds a runaway reply of a small model
+    "llm.max_tokens=256",  # bounds a runaway reply of a small model (it repeats words until the limit)
     "llm.timeout_s=900",  # a loaded CI machine can take minutes per request
     "llm.max_concurrency=1",  # one llama.cpp context: queued requests would count against the timeout
 ]
