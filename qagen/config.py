@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from qagen.records import SectionKind
+
 
 class ConfigError(ValueError):
     """A configuration problem, with a message that says how to fix it."""
@@ -249,6 +251,11 @@ class GenerateConfig(_Section):
     factoid_per_section: int = Field(3, ge=0, description="at most this many entities (one request each) per section")
     s3_documents: int = Field(2, ge=2, le=4, description="documents combined in an S3 (cross-document) MCQ")
     max_section_chars: int = Field(6000, gt=200, description="longer sections are cut to this in prompts")
+    source_kinds: list[SectionKind] = Field(
+        default_factory=lambda: ["prose"],
+        description="kinds of section questions are generated from (prose, code, table, toc, index, references, "
+        "garbled; set at parse)",
+    )
 
     @field_validator("bloom_mix", "scenario_mix")
     @classmethod
@@ -280,7 +287,16 @@ class GenerateConfig(_Section):
 
 
 FilterName = Literal[
-    "validity", "long_form_factoid", "grounding", "factoid_entity", "mcq_quality", "dedup", "top_per_section"
+    "validity",
+    "self_contained",
+    "long_form_factoid",
+    "grounding",
+    "copied_from_prompt",
+    "code_answer",
+    "factoid_entity",
+    "mcq_quality",
+    "dedup",
+    "top_per_section",
 ]
 
 

@@ -18,6 +18,7 @@ ItemType = Literal["long_form", "factoid", "mcq"]
 Split = Literal["validation", "test"]
 Bloom = Literal["B1", "B2", "B3", "B4"]
 Scenario = Literal["S1", "S2", "S3"]
+SectionKind = Literal["prose", "code", "table", "toc", "index", "references", "garbled"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class Section:
     order: int
     char_start: int = 0
     char_end: int = 0
+    kind: SectionKind = "prose"
 
 
 @dataclass(frozen=True)
