@@ -132,17 +132,26 @@ def test_mcq_cloze_items(ctx: GenerationContext, items: list) -> None:
 def test_user_like_questions(items: list) -> None:
     questions = {i.question for i in items}
     for expected in [
-        "How do I make a complaint?",
-        "How do I get a second opinion?",
-        "What is the phone number of the complaints officer?",
-        "What is the e-mail address of the data protection officer?",
-        "Who can work remotely?",
-        "On which website can I register my home days in the HR portal?",
-        "What should I do if I do not agree with the decision on my complaint?",
-        "How do I find the default Wi-Fi password?",
-        "What should I do if I changed the password and forgot it?",
+        "How do I make a complaint at the Lindenhof Hospital?",
+        "How do I get a second opinion at the Lindenhof Hospital?",
+        "What is the phone number of the complaints officer at the Lindenhof Hospital?",
+        "What is the e-mail address of the data protection officer at the Lindenhof Hospital?",
+        "Who can work remotely under the Remote Work Policy?",
+        "On which website can I register my home days in the HR portal under the Remote Work Policy?",
+        "What should I do if I do not agree with the decision on my complaint at the Lindenhof Hospital?",
+        "For LinkHaven AX1800, how do I find the default Wi-Fi password?",
+        "What does LinkHaven AX1800 support?",
     ]:
-        assert expected in questions
+        assert expected in questions, expected
+
+
+def test_every_question_names_its_subject_and_no_section_number(ctx: GenerationContext, items: list) -> None:
+    from qagen.generate.subjects import document_subject, names_subject
+
+    for item in items:
+        subject = document_subject(ctx.title(item.source.doc_id))
+        assert names_subject(item.question, subject), item.question
+        assert not re.search(r"\b\d+(?:\.\d+)+\s+[A-Z]", item.question), item.question
 
 
 def test_types_and_counts_follow_the_config() -> None:
@@ -189,41 +198,51 @@ def test_dutch_sections_get_dutch_questions() -> None:
     items = generate_extractive(ctx)
     assert ctx.language == "nl" and all(i.language == "nl" for i in items)
     questions = {i.question for i in items if i.type == "long_form"}
-    assert "Wat moet ik weten over mijn opname?" in questions
+    assert "Wat moet ik weten over mijn opname bij Opname op de afdeling?" in questions
     assert {i.entity for i in items if i.type == "factoid"} == {"020-7943120", "afdeling@ziekenhuis.example.org"}
     assert "Welk telefoonnummer kan ik bellen voor Opname op de afdeling?" in {i.question for i in items}
     for item in items:
         assert not re.search(r"\b(?:What|Which|How|the)\b", item.question), item.question
 
 
+AT = " at the Cardiology Outpatient Clinic?"
+
+
 @pytest.mark.parametrize(
     ("heading", "question"),
     [
-        ("What to bring to your appointment", "What should I bring to my appointment?"),
-        ("Preparing for an exercise test", "How do I prepare for an exercise test?"),
-        ("Cancelling or changing an appointment", "How do I cancel or change an appointment?"),
-        ("Resetting your password", "How do I reset my password?"),
-        ("Recycling your machine", "How do I recycle my machine?"),
-        ("What the warranty does not cover", "What does the warranty not cover?"),
-        ("Why exercise matters", "Why does exercise matter?"),
-        ("What you cannot claim", "What can I not claim?"),
-        ("Opening hours", "What are the opening hours?"),
-        ("Parking garage", "What should I know about the parking garage?"),
-        ("Tests you may have", "What should I know about tests I may have?"),
-        ("Questions about leave", "Who can I contact with questions about leave?"),
-        ("No internet connection", "What should I do if there is no internet connection?"),
+        ("What to bring to your appointment", "What should I bring to my appointment" + AT),
+        ("Preparing for an exercise test", "How do I prepare for an exercise test" + AT),
+        ("Cancelling or changing an appointment", "How do I cancel or change an appointment" + AT),
+        ("Resetting your password", "How do I reset my password" + AT),
+        ("Recycling your machine", "How do I recycle my machine" + AT),
+        ("What the warranty does not cover", "What does the warranty not cover" + AT),
+        ("Why exercise matters", "Why does exercise matter" + AT),
+        ("What you cannot claim", "What can I not claim" + AT),
+        ("Opening hours", "What are the opening hours of the Cardiology Outpatient Clinic?"),
+        ("Parking garage", "What is the parking garage" + AT),
+        ("Tests you may have", "What does the Cardiology Outpatient Clinic say about tests I may have?"),
+        ("Questions about leave", "Who can I contact with questions about leave" + AT),
+        ("No internet connection", "What should I do if there is no internet connection" + AT),
         ("Contact", "Who can I contact about the Cardiology Outpatient Clinic?"),
         ("Descaling", "How do I descale the AromaVita Barista 300?"),
+        ("2.3 Options", "Which options does the multicol package provide?"),
+        ("4.1 Package installation", "How do I install the multicol package?"),
+        ("Emulate linguex", "How do I emulate linguex with the multicol package?"),
     ],
 )
 def test_heading_questions(heading: str, question: str) -> None:
     title = "AromaVita Barista 300: User Manual" if heading == "Descaling" else "Cardiology Outpatient Clinic"
+    if heading[0].isdigit() or heading.startswith("Emulate"):
+        title = "The multicol package∗"
     assert heading_question(heading, title)[0] == question
 
 
 def test_heading_question_skips_boilerplate() -> None:
     assert heading_question("About this leaflet", "X") is None
     assert heading_question("Introduction", "X") is None
+    assert heading_question("5 Implementation", "The auxhook package") is None
+    assert heading_question("1 Einleitung", "Das Paket") is None
 
 
 def test_pronouns_and_gerunds() -> None:
@@ -263,8 +282,8 @@ def test_real_pdfs_through_ingest(tmp_path: Path) -> None:
     items = generate_extractive(ctx)
     assert len(result.sections) >= 30 and len(items) >= 60
     questions = {i.question for i in items}
-    assert "What should I bring to my appointment?" in questions
-    assert "What is the phone number of the pharmacy desk?" in questions
+    assert "What should I bring to my appointment at the Cardiology Outpatient Clinic?" in questions
+    assert any(q.startswith("What is the phone number of the pharmacy desk") for q in questions), questions
     for item in items:
         assert item.question.endswith("?")
         if item.type == "factoid":
@@ -314,12 +333,19 @@ def test_mixed_corpus_items_are_in_each_documents_language() -> None:
         else:
             assert not re.search(r"\b(?:Wat|Welk|Welke|Naar|mijn)\b", item.question), item.question
     assert by_doc == {"patient_rights_and_complaints.md": {"en"}, "nl": {"nl"}}
-    assert "Wat moet ik weten over mijn opname?" in {i.question for i in items}
+    assert "Wat moet ik weten over mijn opname bij Opname op de afdeling?" in {i.question for i in items}
     assert generate_extractive(mixed_ctx(GenerateConfig(phone_region="NL"))) == items  # deterministic
 
 
 def test_a_forced_language_without_templates_makes_up_nothing() -> None:
-    """No German templates: only headings already phrased as questions could pass, and these have none."""
-    ctx = mixed_ctx(GenerateConfig(phone_region="NL", language="de"))
-    assert ctx.language == "de" and all(ctx.language_of(s) == "de" for s in ctx.sampled)
+    """No Finnish templates: only headings already phrased as questions could pass, and these have none."""
+    ctx = mixed_ctx(GenerateConfig(phone_region="NL", language="fi"))
+    assert ctx.language == "fi" and all(ctx.language_of(s) == "fi" for s in ctx.sampled)
     assert generate_extractive(ctx) == []
+
+
+def test_a_forced_language_with_a_heading_template_asks_in_it() -> None:
+    ctx = mixed_ctx(GenerateConfig(phone_region="NL", language="de", types=["long_form"]))
+    questions = [i.question for i in generate_extractive(ctx)]
+    assert questions and all(q.startswith("Was muss ich über „") and q.endswith(" wissen?") for q in questions)
+    assert not any(" bei the " in q for q in questions)

@@ -29,7 +29,8 @@ from collections import defaultdict
 from qagen.generate.context import GenerationContext, item_id
 from qagen.generate.entities import Entity, extract_entities
 from qagen.generate.factoids import entity_question
-from qagen.generate.phrasing import heading_question, sentence_questions
+from qagen.generate.phrasing import definition_questions, heading_question, sentence_questions
+from qagen.generate.subjects import clean_heading, document_subject, with_subject
 from qagen.generate.terms import KIND_WORDS, Term, find_terms, pick_distractors, term_key
 from qagen.generate.text import Unit, last_heading, lead, n_words, render_units, units
 from qagen.records import GeneratorInfo, Item, ItemType, Section
@@ -98,10 +99,14 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
         if n_words(answer) >= 4:
             candidates.append((float(asked[1]), -1, asked[0], answer))
     if language == "en":
+        subject = document_subject(title, section.doc_path)
         for unit in body:
             if unit.bullet:
                 continue
-            for question, score in sentence_questions(unit.text):
+            asked_here = [(q, sc) for q, sc in sentence_questions(unit.text) if not _DEICTIC.search(q)]
+            asked_here = [(with_subject(q, subject), sc) for q, sc in asked_here]
+            asked_here += definition_questions(unit.text, subject)
+            for question, score in asked_here:
                 candidates.append((float(score), unit.index, question, _sentence_answer(body, unit)))
     kept: list[set[str]] = []
     items: list[Item] = []
@@ -117,6 +122,9 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
         items.append(_item(ctx, "long_form", section, question, answer, score=score))
     return items
 
+
+# A question pointing into text the asker never saw: "these hooks", "such a case", "... use it?"
+_DEICTIC = re.compile(r"\b(?:this|these|those|such|above|below|following|previous)\b|\b(?:it|them)\?$", re.IGNORECASE)
 
 _QUESTION_WORDS = frozenset(
     re.findall(r"\w+", "what which who whom how when where why do does did i my me can should the a an to of is are")
@@ -321,7 +329,7 @@ def _clozable(text: str, term: str) -> bool:
 
 
 def _context_label(heading: str, title: str) -> str:
-    heading = last_heading(heading).rstrip(":")
+    heading = clean_heading(last_heading(heading)).rstrip(":")
     if title and heading and heading.lower() != title.lower():
         return f"{title} ({heading})"
     return title or heading
@@ -340,6 +348,7 @@ _CLOZE_NL = {
 
 
 def _cloze_question(sentence: str, term: Term, heading: str, title: str, language: str = "en") -> str | None:
+    """A fill-in-the-blank question that names its document's subject (and the section's topic)."""
     if language not in ("en", "nl"):
         return None
     clause = sentence
@@ -349,7 +358,11 @@ def _cloze_question(sentence: str, term: Term, heading: str, title: str, languag
         if n_words(clause) < 5:
             return None
     blanked = clause.replace(term.text, "____", 1).rstrip()
+    subject = document_subject(title) or title
+    topic = clean_heading(last_heading(heading)).rstrip(":")
+    plain = not topic or topic.endswith("?") or topic.casefold() in subject.casefold()
+    about = subject if plain else f"{subject} ({topic})"
     if language == "nl":
-        return f'{_context_label(heading, title)}: "{blanked}" Welke {_CLOZE_NL[term.kind]} hoort op de open plek?'
+        return f'Welk {_CLOZE_NL[term.kind]} hoort op de open plek in deze zin over {about}: "{blanked}"?'
     word = KIND_WORDS.get(term.kind) or _ENTITY_WORDS[term.kind]
-    return f'{_context_label(heading, title)}: "{blanked}" Which {word} fills the blank?'
+    return f'Which {word} completes this statement about {about}: "{blanked}"?'

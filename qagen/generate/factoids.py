@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 
 from qagen.generate.entities import Entity
-from qagen.generate.phrasing import _CONTACT_HEADINGS, lower_first, subject_of, the, to_first_person
+from qagen.generate.phrasing import _CONTACT_HEADINGS, lower_first, the, to_first_person
+from qagen.generate.subjects import clean_heading, document_subject, with_subject
 from qagen.generate.text import clean_line, fields, join_wrapped, last_heading, split_sentences
 
 _GENERIC_LABELS = re.compile(
@@ -145,14 +146,14 @@ def _label(prefix: str, line_prefix: str, after: str, others: list[Entity]) -> t
 
 
 def _topic(heading: str, title: str) -> str:
-    heading = last_heading(heading).rstrip(".:")
+    heading = clean_heading(last_heading(heading)).rstrip(".:")
     question_like = re.match(
         r"^(?:how|what|when|where|who|why|which|is|are|can|do|does|should|before|after|during|if)\b",
         heading,
         re.IGNORECASE,
     )
     if not heading or heading.endswith("?") or question_like or _CONTACT_HEADINGS.match(heading):
-        return subject_of(title) or "this service"
+        return document_subject(title) or "this service"
     heading = re.sub(r"^(?:contact|questions about)\s+", "", heading, flags=re.IGNORECASE)
     return the(to_first_person(lower_first(heading)))
 
@@ -179,7 +180,17 @@ _TEMPLATES = {
     ("url", "role"): "Where can I find {label} online?",
     ("url", "place"): "Which website is for {topic} in {label}?",
     ("url", None): "Which website has information about {topic}?",
+    ("phone", "person"): "What is the phone number of {label}?",
+    ("email", "person"): "What is the e-mail address of {label}, who wrote {subject}?",
+    ("url", "person"): "Which website belongs to {label}, who wrote {subject}?",
+    ("email", "author"): "At which e-mail address can I reach the author of {subject}?",
+    ("url", "author"): "Which website belongs to the author of {subject}?",
 }
+_AUTHOR_HEADING = re.compile(
+    r"\b(?:authors?|maintainers?|contributors?|credits|acknowledge?ments?|auteurs?|autor(?:en|es)?|autori)\b",
+    re.IGNORECASE,
+)
+_PERSON = re.compile(r"[A-Z][a-zà-ÿ]+(?: (?:van|de|der|von|di|da|le|la))?(?: [A-Z]\.)?(?: [A-Z][a-zà-ÿ'’-]+){1,2}")
 
 
 _TEMPLATES_NL = {
@@ -201,11 +212,12 @@ def entity_question(
         return None
     line, sentence = _context(text, entity)
     if language == "nl":
-        head = last_heading(heading).rstrip(".:?")
+        head = clean_heading(last_heading(heading)).rstrip(".:?")
         topic = lower_first(head) if head and not _CONTACT_HEADINGS.match(head) else (title or head)
         topic = re.sub(r"\buw\b", "mijn", topic)
         answer = sentence if len(sentence.split()) >= 4 else line
-        return EntityQuestion(_TEMPLATES_NL[entity.kind].format(topic=topic), answer, 3.0)
+        question = with_subject(_TEMPLATES_NL[entity.kind].format(topic=topic), document_subject(title), "nl")
+        return EntityQuestion(question, answer, 3.0)
     at = line.find(entity.text)
     line_prefix = line[:at] if at >= 0 else ""
     after = line[at + len(entity.text) :] if at >= 0 else ""
@@ -219,17 +231,24 @@ def entity_question(
         if len(action.split()) >= 2:
             mode, label = "action", to_first_person(lower_first(action))
     found = _label(prefix, line_prefix.strip(), after, same_line) if mode is None else None
+    subject = document_subject(title)
     if found:
         mode, label = found
-        label = _role_phrase(label) if mode == "role" else _place_phrase(label)
-    question = _TEMPLATES[(entity.kind, mode)].format(label=label, topic=_topic(heading, title))
+        if _AUTHOR_HEADING.search(clean_heading(heading)) or _PERSON.fullmatch(label):
+            mode = "person"  # "Thomas Schroeder <schroeder@...>" under "Author"
+        label = _role_phrase(label) if mode == "role" else _place_phrase(label) if mode == "place" else label
+    elif entity.kind in ("email", "url") and _AUTHOR_HEADING.search(clean_heading(heading)):
+        mode = "author"
+    template = _TEMPLATES[(entity.kind, mode)] if (entity.kind, mode) in _TEMPLATES else _TEMPLATES[(entity.kind, None)]
+    question = template.format(label=label, topic=_topic(heading, title), subject=subject or "it")
     question = question.replace(" online online?", " online?")
     if "online" in label:
         question = question.replace(f"{label} online?", f"{label}?")
+    question = with_subject(question[:1].upper() + question[1:], subject)
     answer = sentence if len(sentence.split()) >= 4 or sentence == line else line
     if " | " in answer and len(answer.split()) > 30:  # a flattened table: the entity's cell and the one before
         cells = answer.split(" | ")
         at = next(i for i, c in enumerate(cells) if entity.text in c)
         answer = " | ".join(cells[max(0, at - 1) : at + 1])
-    score = {"action": 4.0, "role": 4.0, "place": 3.5, None: 2.5}[mode]
+    score = {"action": 4.0, "role": 4.0, "person": 4.0, "author": 3.5, "place": 3.5, None: 2.5}[mode]
     return EntityQuestion(question[:1].upper() + question[1:], answer, score)

@@ -10,6 +10,16 @@ from __future__ import annotations
 
 import re
 
+from qagen.generate.subjects import (
+    capitalize,
+    clean_heading,
+    document_subject,
+    names_subject,
+    subject_preposition,
+    with_subject,
+)
+from qagen.io import sha256_text
+
 
 def _wordset(words: str) -> frozenset[str]:
     return frozenset(words.split())
@@ -98,7 +108,12 @@ _CONTACT_HEADINGS = re.compile(
 )
 _SKIP_HEADINGS = re.compile(
     r"^(?:introduction|about (?:this|these) .+|welcome(?: aboard)?|purpose(?: and principles)?|"
-    r"scope(?: of this policy)?|summary|overview|contents|table of contents|appendix|notes?)$",
+    r"scope(?: of this policy)?|summary|overview|contents|table of contents|appendix|notes?|"
+    r"implementation|the implementation|identification|acknowledge?ments?|licen[cs]e|copyright|"
+    r"(?:change|version|revision) (?:history|log)|changes|changelog|references|bibliography|index|abstract|"
+    r"preface|the code|driver|the driver|documentation|the documentation|author|authors|"
+    r"inleiding|inhoud|inhoudsopgave|einleitung|inhalt|inhaltsverzeichnis|sommaire|introducción|índice|"
+    r"introduzione|indice|introdução|sumário)$",
     re.IGNORECASE,
 )
 _AUX = r"(?:can|cannot|can't|does|do|did|is|are|was|were|will|would|should|must|may|might|has|have)"
@@ -214,30 +229,107 @@ def the(phrase: str) -> str:
 
 
 def heading_question(heading: str, title: str, language: str = "en") -> tuple[str, int] | None:
-    """A question for a section heading, with a quality score (5 best); None if none fits."""
+    """A question for a section heading, naming the document's subject, with a score (5 best).
+
+    The heading loses its section number first ("2.3 Options" -> "Options"); a question that
+    does not name the subject of ``title`` gets it ("For the multicol package, ..."). None when
+    no rule fits or the heading is boilerplate (introduction, implementation, index, ...).
+    """
+    heading = clean_heading(heading)
     heading = re.sub(r"\s+", " ", heading).strip().rstrip(".:")
-    if not heading or len(heading) > 120 or _SKIP_HEADINGS.match(heading):
+    if not heading or len(heading) > 120 or _SKIP_HEADINGS.match(heading) or not re.search(r"[^\W\d_]{3}", heading):
+        return None
+    subject = document_subject(title)
+    if subject and _fold_eq(heading, subject):
         return None
     if heading.endswith("?"):
-        return heading, 5
+        return with_subject(heading, subject, language), 5
     if language == "nl":
-        return _heading_question_nl(heading, title)
+        return _heading_question_nl(heading, title, subject)
     if language != "en":
-        return None
+        subject = re.sub(r"^the\s+", "", subject)  # an English article does not fit a German question
+        template = _NOUN_TEMPLATES.get(language)
+        if template is None or not subject:
+            return None
+        return capitalize(template.format(heading=heading, subject=subject)), 3
     low = lower_first(heading)
     if _CONTACT_HEADINGS.match(heading):
-        subject = subject_of(title)
         return (f"Who can I contact about {subject}?", 4) if subject else None
     fixed = _fixed_rules(low)
     if fixed:
-        return fixed
+        return with_subject(fixed[0], subject), fixed[1]
     asked = _wh_heading(low)
     if asked:
-        return asked, 4
+        return with_subject(asked, subject), 4
+    process = _process_question(low, subject)
+    if process:
+        return process, 4
+    verb = low.split(" ", 1)
+    if subject and len(verb) == 2 and verb[0].casefold() in _IMPERATIVE_VERBS:
+        return f"How do I {verb[0].casefold()} {to_first_person(verb[1])} with {subject}?", 4
     gerund = _gerund_question(low, title)
     if gerund:
-        return gerund, 4
-    return _noun_question(low), 3
+        return with_subject(gerund, subject), 4
+    return _noun_question(low, subject), 3
+
+
+def _fold_eq(a: str, b: str) -> bool:
+    def norm(t: str) -> str:
+        return re.sub(r"^(?:the|a|an)\s+|[“”\"]", "", t.casefold()).strip()
+
+    return norm(a) == norm(b)
+
+
+# Headings in other languages: the heading quoted, the subject named.
+_NOUN_TEMPLATES = {
+    "de": "Was muss ich über „{heading}“ bei {subject} wissen?",
+    "fr": "Que faut-il savoir sur « {heading} » pour {subject} ?",
+    "es": "¿Qué debo saber sobre «{heading}» en {subject}?",
+    "it": "Cosa devo sapere su «{heading}» in {subject}?",
+    "pt": "O que devo saber sobre «{heading}» em {subject}?",
+}
+# Nouns naming something one does: "Installation" -> "How do I install the multicol package?"
+_PROCESS_NOUNS = {
+    "installation": "install",
+    "install": "install",
+    "usage": "use",
+    "use": "use",
+    "configuration": "configure",
+    "setup": "set up",
+    "set-up": "set up",
+    "customization": "customize",
+    "customisation": "customise",
+    "maintenance": "maintain",
+    "troubleshooting": "troubleshoot",
+    "uninstallation": "uninstall",
+    "removal": "remove",
+    "activation": "activate",
+    "registration": "register",
+    "getting started": "get started with",
+}
+# Plural nouns for things a package or product offers: "Options" -> "Which options does X provide?"
+_OFFER_NOUNS = _wordset(
+    "options commands macros features settings functions parameters environments symbols keys arguments "
+    "modes styles variants tools components accessories modules extensions hooks counters fonts shortcuts "
+    "controls buttons indicators programs"
+)
+
+
+_IMPERATIVE_VERBS = _wordset(
+    "install use configure set change add remove create define emulate load enable disable select choose print "
+    "save open close connect update reset replace clean insert write typeset draw make build run test call format "
+    "customize customise adjust specify declare redefine include import export convert combine align number"
+)
+
+
+def _process_question(low: str, subject: str) -> str | None:
+    key = re.sub(r"^(?:the|package|software|product)\s+", "", low.casefold()).strip()
+    verb = _PROCESS_NOUNS.get(key)
+    if verb is None and key.split() and key.split()[-1] in _PROCESS_NOUNS and len(key.split()) <= 2:
+        verb = _PROCESS_NOUNS[key.split()[-1]]
+    if verb is None or not subject:
+        return None
+    return f"How do I {verb} {subject}?"
 
 
 def _fixed_rules(low: str) -> tuple[str, int] | None:
@@ -306,24 +398,46 @@ def _gerund_question(low: str, title: str) -> str | None:
     return f"How does {m.group(1).lower()} work?"
 
 
-def _noun_question(low: str) -> str:
+def _noun_question(low: str, subject: str) -> str:
+    if all(w[:1].isupper() for w in low.split()[1:] if w[:1].isalpha()):
+        low = lower_title(low)  # Title Case -> sentence case, names kept
     phrase = to_first_person(low)
     words = phrase.split()
     head = _head_noun(phrase)
-    if head in _LIST_NOUNS and " and " not in phrase and words[0].lower() not in _DETERMINERS:
-        return _capital(f"What are the {phrase}?")
-    return _capital(f"What should I know about {the(phrase)}?")
+    first_free = words[0].lower() not in _DETERMINERS
+    if subject and head in _OFFER_NOUNS and first_free and " and " not in phrase and len(words) <= 4:
+        return f"Which {lower_title(phrase)} does {subject} provide?"
+    if head in _LIST_NOUNS and " and " not in phrase and first_free:
+        question = f"What are the {phrase}?" if not subject else f"What are the {phrase} of {subject}?"
+        return _capital(question)
+    if not subject:
+        return _capital(f"What should I know about {the(phrase)}?")
+    forms = (
+        "What should I know about {np} {prep} {subject}?",
+        "Can you explain {np} {prep} {subject}?",
+        "What does {subject} say about {np}?",
+        "{be_cap} {np} {prep} {subject}?",
+    )
+    pick = int(sha256_text(f"{low}|{subject}")[:8], 16) % len(forms)
+    np = the(phrase)
+    plural = _plural(head) or " and " in phrase
+    be_cap = "What are" if plural else "What is"
+    prep = "in" if subject_preposition(subject) == "with" else subject_preposition(subject)
+    return _capital(forms[pick].format(np=np, subject=subject, be_cap=be_cap, prep=prep))
 
 
-def _heading_question_nl(heading: str, title: str) -> tuple[str, int] | None:
+def _heading_question_nl(heading: str, title: str, subject: str) -> tuple[str, int] | None:
     low = lower_first(heading)
     if re.match(r"^(?:hoe|wat|wanneer|waar|wie|waarom|welke|kan|mag|moet) ", low):
-        return _capital(low) + "?", 4
+        return with_subject(_capital(low) + "?", subject, "nl"), 4
     if re.match(r"^(?:contact|contactgegevens|vragen)$", low):
         head = re.split(r"[:|–—]", title, maxsplit=1)[0].strip()
         return (f"Hoe kan ik contact opnemen met {lower_title(head)}?", 4) if head else None
     low = re.sub(r"\buw\b", "mijn", low)
-    return _capital(f"Wat moet ik weten over {low}?"), 3
+    question = f"Wat moet ik weten over {low}?"
+    if subject and not names_subject(question, subject):
+        question = f"Wat moet ik weten over {low} bij {subject}?"
+    return _capital(question), 3
 
 
 def _capital(text: str) -> str:
@@ -379,4 +493,62 @@ def sentence_questions(sentence: str) -> list[tuple[str, int]]:
     m = re.match(r"^(The [^,]{3,60}?) (?:costs?|is free|are free)\b", s)
     if m:
         out.append((f"How much does {lower_first(m.group(1))} cost?", 3))
+    return out
+
+
+# --- definitional sentences ---------------------------------------------------------------
+
+_SELF_NOUNS = (
+    r"package|class|module|library|program|tool|software|device|product|service|app|application|document|"
+    r"manual|guide|bundle|font|macro set|system|machine|unit|printer|router|camera|appliance"
+)
+_DEF_VERBS = {
+    "provides": "provide",
+    "defines": "define",
+    "offers": "offer",
+    "implements": "implement",
+    "supports": "support",
+    "adds": "add",
+    "contains": "contain",
+    "includes": "include",
+    "loads": "load",
+    "redefines": "redefine",
+    "extends": "extend",
+    "produces": "produce",
+    "creates": "create",
+    "generates": "generate",
+    "requires": "require",
+    "uses": "use",
+    "handles": "handle",
+}
+_LET_VERBS = ("allows", "lets", "enables", "helps")
+_NAME = r"(\\[A-Za-z@]+\*?|[A-Za-z][\w-]*[A-Z0-9][\w-]*|[a-z][\w-]*\.(?:sty|cls|mp|tex))"
+_RESTRICTIVE = r"(?:,|\bwhich\b|\bthat\b|\bwho\b)"
+
+
+def definition_questions(sentence: str, subject: str) -> list[tuple[str, int]]:
+    """Questions a defining sentence answers ("This package provides ..." -> "What does the X package provide?").
+
+    ``subject`` replaces "the/this package" (or product, tool, ...); a named term (a macro
+    such as \\columnbreak, a mixed-case or numbered name) is asked about directly.
+    """
+    s = re.sub(r"\s+", " ", sentence).strip()
+    out: list[tuple[str, int]] = []
+    if len(s.split()) < 6 or len(s.split()) > 60:
+        return out
+    m = re.match(rf"^(?:The|This|Our|Your) (?:{_SELF_NOUNS}) ([a-z]+s)\b(.*)$", s)
+    if m and subject:
+        verb, rest = m.group(1), m.group(2).strip()
+        if verb in _DEF_VERBS and rest and not rest.startswith(("to ", ",")):
+            out.append((f"What does {subject} {_DEF_VERBS[verb]}?", 4))
+        elif verb in _LET_VERBS and rest:
+            out.append((f"What does {subject} let me do?", 4))
+    m = re.match(rf"^(?:The )?{_NAME} (?:command |macro |option |environment |key |package )?is (?:a|an|the) (.+)$", s)
+    if m and not re.match(_RESTRICTIVE, m.group(2)):
+        out.append((with_subject(f"What is {m.group(1)}?", subject), 4))
+    m = re.match(rf"^(?:The )?{_NAME} (?:command |macro |option |environment |key )?([a-z]+s)\b (.+)$", s)
+    if m and m.group(2) in _DEF_VERBS:
+        out.append((with_subject(f"What does {m.group(1)} {_DEF_VERBS[m.group(2)]}?", subject), 4))
+    elif m and m.group(1).startswith("\\") and not m.group(2).endswith("ss"):
+        out.append((with_subject(f"What does {m.group(1)} do?", subject), 4))
     return out

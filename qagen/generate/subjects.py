@@ -1,0 +1,222 @@
+"""What a document is about, named in every question; headings without their numbers.
+
+A chatbot holding many documents cannot answer "What are the options?": every package
+manual has an Options section. Questions therefore name their subject, the product,
+organisation, package or document they concern, taken from the document's title
+(metadata title, else first heading, else file name) by :func:`document_subject`, and
+never carry a section number (:func:`clean_heading`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import PurePath
+
+# "2.3 ", "10.1. ", "A.2 ", "IV. ", "§ 4 ", and the lone letters some PDFs put before headings ("f Standard ...").
+_NUMBERING = re.compile(
+    r"^\s*(?:"
+    r"§\s*\d+(?:\.\d+)*\.?"
+    r"|\d+(?:\.\d+)*\.?(?=\s)"
+    r"|[A-Z]\.\d+(?:\.\d+)*\.?"
+    r"|[IVXLC]{1,6}\.(?=\s)"
+    r"|(?:chapter|section|appendix|part|hoofdstuk|kapitel|abschnitt|chapitre|capitolo|capítulo|cap[ií]tulo)"
+    r"\s+(?:\d+|[A-Z]|[IVXLC]+)(?:\.\d+)*[.:]?"
+    r")\s*[-–—:.]?\s+",
+    re.IGNORECASE,
+)
+_LOWER_LETTER = re.compile(r"^[a-z]\s+(?=[A-Z])")  # "f Standard user junction definitions"
+_APPENDIX_LETTER = re.compile(r"^[B-HJ-Z]\s+(?=[A-Z][a-z])")  # "B Examples" (not "A Note", "I Want")
+_FOOTNOTE_MARKS = re.compile(r"\s*[∗*†‡¶]+\s*|(?<=[a-z])\d+$")
+_VERSION_TAIL = re.compile(
+    r"(?:[,;]?\s+(?:version|versie|vers\.|v\.?)\s*\d[\w.\-/]*.*$)"  # ", Version 2.08, 2014/07/11", " v1.0"
+    r"|(?:[,;]?\s+(?:19|20)\d\d[/\-.]\d\d?(?:[/\-.]\d\d?)?.*$)",  # a trailing date
+    re.IGNORECASE,
+)
+_DOC_SUFFIX = re.compile(
+    r"\s*(?:\(|[-–—:|]\s*)?(?:documentation|user manual|user guide|owner'?s manual|reference manual|"
+    r"setup guide|quick start guide|installation guide|handbook|leaflet|brochure|manual|guide|"
+    r"gebruikershandleiding|handleiding|bedienungsanleitung|handbuch|manuale|guida|manual de usuario|"
+    r"guía|mode d'emploi)\)?\s*$",
+    re.IGNORECASE,
+)
+_ARTICLE = re.compile(r"^(?:the|a|an|de|het|een|der|die|das|le|la|les|il|lo|el|los|las|o|os|as)\s+", re.IGNORECASE)
+_PACKAGE_FILE = re.compile(r"^([\w@-]+)\.(?:sty|cls|dtx|tex|mp|py|js)$", re.IGNORECASE)
+_PACKAGE_FIRST = re.compile(r"^(?:package|paket|pakket|paquete|pacchetto|pacote)\s+(\S+)$", re.IGNORECASE)
+_NAMED_KIND = re.compile(r"^((?:the\s+)?\S+\s+(?:package|class|bundle|library|module))\s+[A-Z].*$", re.IGNORECASE)
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_OWNER = re.compile(r"\b(?:at|of|from|by|to)\s+((?:[A-Z][\w'’&-]*\s?){1,5})$")
+_RULE_NOUNS = _words(
+    "policy policies plan programme program procedure procedures regulations rules terms agreement guidelines"
+)
+_INSTITUTION_NOUNS = _RULE_NOUNS | _words(
+    "clinic hospital centre center department service services team company office school university library "
+    "museum council ministry agency association foundation institute unit ward practice pharmacy"
+)
+_GENERIC = _words(
+    "the a an of for and or to in on with by my your our this that package packages manual guide user users "
+    "documentation document handbook version news macro macros class font fonts system latex tex bundle "
+    "extension style file files"
+)
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def clean_heading(heading: str) -> str:
+    """A heading without its section number or footnote marks: "2.3 The option multicol" -> "The option multicol"."""
+    text = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", heading)).strip()
+    for _ in range(2):  # "Appendix A.2 ..." loses both parts
+        stripped = _NUMBERING.sub("", text, count=1)
+        stripped = _APPENDIX_LETTER.sub("", stripped, count=1)
+        stripped = _LOWER_LETTER.sub("", stripped, count=1)
+        if stripped == text:
+            break
+        text = stripped
+    return re.sub(r"\s+", " ", _FOOTNOTE_MARKS.sub(" ", text)).strip(" .:;-–—")
+
+
+def clean_title(title: str) -> str:
+    """A title without footnote marks, trailing versions and dates."""
+    text = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", title)).strip()
+    text = re.sub(r"\s+", " ", _FOOTNOTE_MARKS.sub(" ", text)).strip()
+    text = _VERSION_TAIL.sub("", text)
+    return text.strip(" ,;:-–—")
+
+
+def document_subject(title: str, doc_path: str = "") -> str:
+    """A noun phrase naming what a document is about, for use inside a question.
+
+    "The multicol package∗" -> "the multicol package"; "linguex.sty Documentation" -> "the
+    linguex package"; "AromaVita Barista 300: User Manual" -> "the AromaVita Barista 300";
+    "Extending MP to 3D and 4D" (a sentence, not a name) -> '"Extending MP to 3D and 4D"'.
+    Falls back to the file name when the title is empty.
+    """
+    text = clean_title(title) or re.sub(r"[_\-]+", " ", PurePath(doc_path).stem).strip()
+    if not text:
+        return ""
+    head = re.split(r"\s*[:|–—]\s+|\s+-\s+", text, maxsplit=1)[0].strip() or text
+    owner = _OWNER.search(head)
+    if owner and re.match(r"^(?:your|our|welcome|about|information|patient|visitor|guest)\b", head, re.IGNORECASE):
+        head = owner.group(1).strip()  # "Your Rights as a Patient at Lindenhof Hospital" -> "Lindenhof Hospital"
+    head = re.sub(r"^(?:welcome to|about|your|our)\s+", "", head, flags=re.IGNORECASE).strip()
+    stripped = _DOC_SUFFIX.sub("", head).strip()
+    if stripped and stripped != head:
+        if any(_namelike(w) for w in stripped.split()) or _PACKAGE_FILE.match(stripped.split()[0]):
+            head = stripped  # "Dell XPS 13 Owner's Manual" -> "Dell XPS 13"
+        elif not _ARTICLE.match(head):
+            return f"the {head}"  # "Acme Employee Handbook" -> "the Acme Employee Handbook"
+    file_like = _PACKAGE_FILE.match(head.split()[0]) if head.split() else None
+    if file_like and len(head.split()) <= 2:
+        return f"the {file_like.group(1)} package"
+    package_first = _PACKAGE_FIRST.match(head)
+    if package_first:
+        return f"the {package_first.group(1)} package"
+    named = _NAMED_KIND.match(head)
+    if named:  # "The l3galley package Galley code": the subtitle runs on
+        head = named.group(1)
+    head = re.sub(r"\b(Package|Class|Bundle|Font|Library|Module)$", lambda m: m.group(1).lower(), head)
+    words = head.split()
+    if words and words[-1].casefold() in _INSTITUTION_NOUNS and not _ARTICLE.match(head):
+        return f"the {head}"
+    if len(words) > 7 or (re.match(r"^\w+ing\b", head) and len(words) > 2):
+        return f"“{head}”"
+    if _ARTICLE.match(head):
+        return head[0].lower() + head[1:] if head[:3].lower() == "the" else head
+    if len(words) <= 3 and words[-1].lower() in ("package", "class", "font", "bundle", "library", "module"):
+        return f"the {head}"
+    return head
+
+
+def subject_words(subject: str) -> set[str]:
+    """The distinctive words of a subject (casefolded), without articles and generic words."""
+    words = re.findall(r"[\w@+.-]+", _fold(subject))
+    return {w.strip(".-") for w in words if len(w.strip(".-")) >= 2 and w.strip(".-") not in _GENERIC}
+
+
+def names_subject(question: str, subject: str) -> bool:
+    """True when ``question`` names ``subject``: one of its name-like words (LinkHaven, AX1800,
+    multicol in "the multicol package") or at least half of its distinctive words.
+
+    "Who can work remotely?" does not name "the Remote Work Policy" (one word of three).
+    """
+    wanted = subject_words(subject)
+    if not wanted:
+        return True
+    found = set(re.findall(r"[\w@+.-]+", _fold(question)))
+    found |= {w.strip(".-") for w in found}
+    matched = wanted & found
+    if not matched:
+        return False
+    names = {_fold(w).strip(".-") for w in re.findall(r"[\w@+.-]+", subject) if _namelike(w) or w.islower()}
+    return bool(matched & names) or len(matched) * 2 >= len(wanted)
+
+
+def with_subject(question: str, subject: str, language: str = "en") -> str:
+    """``question`` naming ``subject``, unchanged when it already does.
+
+    English questions of one sentence get the subject at the end with a fitting preposition
+    ("How do I make a complaint at the Lindenhof Hospital?", "... under the Remote Work
+    Policy?", "... with the multicol package?"); others, and other languages, get it in front
+    ("For LinkHaven AX1800, the router restarts by itself. What should I do?").
+    """
+    if not subject or names_subject(question, subject):
+        return question
+    one_sentence = question.endswith("?") and not re.search(r"[.!?]\s", question[:-1]) and len(question) < 160
+    preposition = subject_preposition(subject)
+    if language == "en" and one_sentence and preposition != "in":
+        return f"{question[:-1].rstrip()} {preposition} {subject}?"
+    lead = _LEADS.get(language, _LEADS["en"])
+    body = question[:1].lower() + question[1:] if not _keeps_case(question) else question
+    inverted = language == "es" and body.startswith("¿")
+    if inverted:
+        body = body[1:]
+        body = body[:1].lower() + body[1:] if not _keeps_case(body) else body
+    return ("¿" if inverted else "") + lead.format(subject=subject) + body
+
+
+def subject_preposition(subject: str) -> str:
+    """How a question attaches its subject: at an institution, under a policy, with a package, else in."""
+    last = re.findall(r"[\w'’-]+", subject.casefold())
+    last_word = last[-1] if last else ""
+    if last_word in _RULE_NOUNS:
+        return "under"
+    if last_word in _INSTITUTION_NOUNS:
+        return "at"
+    if last_word in ("package", "packages", "class", "library", "module", "bundle", "font", "macros", "extension"):
+        return "with"
+    return "in"
+
+
+_LEADS = {
+    "en": "For {subject}, ",
+    "nl": "Bij {subject}: ",
+    "de": "Zu {subject}: ",
+    "fr": "Pour {subject} : ",
+    "es": "En {subject}, ",
+    "it": "Per {subject}: ",
+    "pt": "Em {subject}, ",
+}
+
+
+def _namelike(word: str) -> bool:
+    return len(word) > 1 and (word.isupper() or any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word))
+
+
+def _keeps_case(text: str) -> bool:
+    first = text.split(" ", 1)[0]
+    return len(first) > 1 and (first.isupper() or any(c.isupper() for c in first[1:]))
+
+
+def capitalize(text: str) -> str:
+    """Upper-case the first letter (after an opening quote or ¿)."""
+    for i, ch in enumerate(text):
+        if ch.isalpha():
+            return text[:i] + ch.upper() + text[i + 1 :]
+    return text

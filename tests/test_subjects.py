@@ -1,0 +1,79 @@
+"""Subjects named in questions, and headings without their section numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from qagen.generate.subjects import clean_heading, document_subject, names_subject, with_subject
+
+
+@pytest.mark.parametrize(
+    ("title", "subject"),
+    [
+        ("The 1, 2, many package∗", "the 1, 2, many package"),
+        ("The l3galley package Galley code", "the l3galley package"),
+        ("Package sobolev", "the sobolev package"),
+        ("linguex.sty Documentation", "the linguex package"),
+        ("annotate-equations.sty", "the annotate-equations package"),
+        ("The shapes Macros, v1.0", "the shapes Macros"),
+        ("AromaVita Barista 300: User Manual", "AromaVita Barista 300"),
+        ("Dell XPS 13 Owner's Manual", "Dell XPS 13"),
+        ("Acme Employee Handbook", "the Acme Employee Handbook"),
+        ("Your Rights as a Patient at Lindenhof Hospital", "the Lindenhof Hospital"),
+        ("Remote Work Policy", "the Remote Work Policy"),
+        ("Extending MP to 3D and 4D", "“Extending MP to 3D and 4D”"),
+    ],
+)
+def test_document_subject(title: str, subject: str) -> None:
+    assert document_subject(title) == subject
+
+
+def test_subject_from_file_name_when_no_title() -> None:
+    assert document_subject("", "docs/remote-work_policy.pdf") == "the remote work policy"
+
+
+@pytest.mark.parametrize(
+    ("heading", "clean"),
+    [
+        ("2.3 The option multicol", "The option multicol"),
+        ("10.1. Option handling", "Option handling"),
+        ("A.2 Tables", "Tables"),
+        ("IV. Results", "Results"),
+        ("§ 4 Scope", "Scope"),
+        ("Section 3: Safety", "Safety"),
+        ("Hoofdstuk 2 Aan de slag", "Aan de slag"),
+        ("f Standard user junction definitions", "Standard user junction definitions"),
+        ("B Examples", "Examples"),
+        ("A Note on fonts", "A Note on fonts"),  # an article, not an appendix letter
+        ("3D graphics", "3D graphics"),  # not a section number
+        ("Version 2 changes", "Version 2 changes"),
+    ],
+)
+def test_clean_heading(heading: str, clean: str) -> None:
+    assert clean_heading(heading) == clean
+
+
+def test_names_subject_needs_a_name_or_most_words() -> None:
+    assert names_subject("Which options does the multicol package provide?", "the multicol package")
+    assert not names_subject("What are the options?", "the multicol package")
+    assert names_subject("How do I contact LinkHaven support?", "LinkHaven AX1800")
+    assert not names_subject("Who can work remotely?", "the Remote Work Policy")  # one common word of three
+
+
+def test_with_subject_attaches_it_where_it_reads_naturally() -> None:
+    assert with_subject("Who can work remotely?", "the Remote Work Policy") == (
+        "Who can work remotely under the Remote Work Policy?"
+    )
+    assert with_subject("How do I make a complaint?", "the Lindenhof Hospital") == (
+        "How do I make a complaint at the Lindenhof Hospital?"
+    )
+    assert with_subject("How do I balance the columns?", "the multicol package") == (
+        "How do I balance the columns with the multicol package?"
+    )
+    assert with_subject("How do I reset the router?", "LinkHaven AX1800") == (
+        "For LinkHaven AX1800, how do I reset the router?"
+    )
+    assert with_subject("Wat kost parkeren?", "Ziekenhuis Zuid", "nl") == "Bij Ziekenhuis Zuid: wat kost parkeren?"
+    assert with_subject("¿Cuánto cuesta?", "Hospital Sur", "es") == "¿En Hospital Sur, cuánto cuesta?"
+    already = "What does the multicol package provide?"
+    assert with_subject(already, "the multicol package") == already
