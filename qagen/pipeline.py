@@ -50,7 +50,7 @@ STAGES: tuple[Stage, ...] = (
         ("folds.json", "assignments.jsonl"),
         ("folds",),
         st.run_folds,
-        None,
+        st._folds_fingerprint,
         "topic-disjoint folds, splits, sample",
     ),
     Stage(

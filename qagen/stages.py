@@ -231,6 +231,10 @@ def _unit_ids(sections: list[Section], pages: list[Any], unit: str) -> list[str]
     return [page_of[s.id] for s in sections]
 
 
+def _folds_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
+    return {"source_kinds": list(config.generate.source_kinds)}
+
+
 def run_folds(ctx: StageContext) -> StageOutput:
     from qagen.folds import FoldBuilder
 
@@ -239,6 +243,12 @@ def run_folds(ctx: StageContext) -> StageOutput:
     topics = ctx.inputs["topics.json"]
     labels = [topics["section_topics"][s.id] for s in sections]
     units = _unit_ids(sections, ctx.inputs["pages.jsonl"], cfg.unit)
+    kinds = ctx.config.generate.source_kinds
+    eligible = [s.kind in kinds for s in sections]
+    left_out = Counter(s.kind for s in sections if s.kind not in kinds)
+    if left_out:
+        shown = ", ".join(f"{n} {k}" for k, n in left_out.most_common())
+        ctx.log(f"folds: sampling {', '.join(kinds)} sections only; not sampled: {shown} (generate.source_kinds)")
     builder = FoldBuilder(
         n_folds=cfg.n_folds,
         distance=cfg.distance,
@@ -259,7 +269,11 @@ def run_folds(ctx: StageContext) -> StageOutput:
         warnings.simplefilter("ignore", UserWarning)  # the same warnings are logged from builder.warnings_
         try:
             builder.fit(
-                ctx.inputs["reduced.npy"], np.asarray(labels), np.asarray(units), docs=[s.doc_id for s in sections]
+                ctx.inputs["reduced.npy"],
+                np.asarray(labels),
+                np.asarray(units),
+                docs=[s.doc_id for s in sections],
+                eligible=np.asarray(eligible, dtype=bool),
             )
         except ValueError as exc:  # no qualifying partition, too few topics: the user's next step is in it
             raise BuildError(
@@ -278,6 +292,8 @@ def run_folds(ctx: StageContext) -> StageOutput:
         "conflict_units": sorted(str(u) for u in builder.conflict_units_),
         "warnings": list(builder.warnings_),
     }
+    data["source_kinds"] = list(kinds)
+    data["section_kinds"] = dict(Counter(s.kind for s in sections).most_common())
     status = Counter(a.status for a in assignments)
     return StageOutput(
         {"folds.json": data, "assignments.jsonl": assignments},
@@ -353,6 +369,10 @@ def run_generate(ctx: StageContext) -> StageOutput:
             raise DryRun({"requests": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}, "extractive")
         ctx.log(EXTRACTIVE_NOTICE)
         items, failures, info = generate_extractive(gctx), [], {"llm": {"backend": "extractive"}}
+        unmet = _offline_mix_warning(gen_cfg)
+        if unmet:
+            ctx.log(f"warning: generate: {unmet}")
+            info["warnings"] = [unmet]
     else:
         items, failures, info = _generate_with_llm(ctx, gctx, gen_cfg, backend)
     incomplete = _unfinished(info["llm"], ctx.config.llm.cache_failures)
@@ -373,6 +393,21 @@ def run_generate(ctx: StageContext) -> StageOutput:
         errors=[{"request": f.id, "reason": f.reason} for f in failures[:50]],
         info=info,
         incomplete=incomplete,
+    )
+
+
+def _offline_mix_warning(gen_cfg: Any) -> str | None:
+    """The Bloom levels and scenarios asked for that the offline generator cannot write, said plainly."""
+    if "mcq" not in gen_cfg.types or gen_cfg.mcq_per_section == 0:
+        return None
+    bloom = sorted(k for k, w in gen_cfg.bloom_mix.items() if w > 0 and k != "B1")
+    scenario = sorted(k for k, w in gen_cfg.scenario_mix.items() if w > 0 and k != "S1")
+    if not bloom and not scenario:
+        return None
+    asked = ", ".join(bloom + scenario)
+    return (
+        f"the offline generator writes multiple-choice questions at B1 (remember) and S1 (one fact) only; "
+        f"{asked} in generate.bloom_mix / generate.scenario_mix need an LLM backend ([llm] backend)"
     )
 
 

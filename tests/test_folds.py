@@ -225,3 +225,14 @@ def test_standalone_example_script():
     script = ROOT / "examples" / "folds_standalone.py"
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True, timeout=60)
     assert "fold/topic distance ratio" in out.stdout
+
+
+def test_only_eligible_sections_are_sampled_and_folds_do_not_change():
+    x, topics, units, _, _ = planted(3)
+    eligible = np.random.default_rng(0).random(topics.size) < 0.5  # e.g. the prose sections
+    plain = FoldBuilder(samples_total=60, seed=1).fit(x, topics, units)
+    masked = FoldBuilder(samples_total=60, seed=1).fit(x, topics, units, eligible=eligible)
+    assert masked.sampled_.sum() == 60 and not masked.sampled_[~eligible].any()
+    assert np.array_equal(plain.fold_, masked.fold_) and list(plain.split_) == list(masked.split_)
+    with pytest.raises(ValueError, match="one entry per section"):
+        FoldBuilder(samples_total=10).fit(x, topics, units, eligible=eligible[:-1])

@@ -96,7 +96,9 @@ class FoldBuilder:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"FoldBuilder({args})"
 
-    def fit(self, embeddings: Any, topics: Any, units: Any, docs: Any = None) -> FoldBuilder:
+    def fit(
+        self, embeddings: Any, topics: Any, units: Any, docs: Any = None, eligible: Any = None
+    ) -> FoldBuilder:
         """Choose the folds, drop mixed units, split validation/test and sample.
 
         Args:
@@ -105,6 +107,9 @@ class FoldBuilder:
             topics: Topic label per section, ``-1`` for outliers (never in a fold).
             units: Unit id per section (page ids, or document ids when ``unit="document"``).
             docs: Optional document id per section, for the ``folds_per_document`` metric.
+            eligible: Optional boolean mask: only these sections may be sampled (for example
+                prose, not code or tables of contents). Folds and splits still cover every
+                section; the sample quotas are shared by the eligible kept sections.
 
         Returns:
             self, fitted.
@@ -126,7 +131,10 @@ class FoldBuilder:
         ss_split, ss_sample = np.random.SeedSequence(self.seed).spawn(2)
         unit_split = self._split(data, fold, np.random.default_rng(ss_split))
         split = np.where(status == "kept", unit_split[data.unit], None)
-        sampled = self._sample(data, fold, split, np.random.default_rng(ss_sample))
+        mask = np.ones(fold.shape[0], dtype=bool) if eligible is None else np.asarray(eligible, dtype=bool)
+        if mask.shape != fold.shape:
+            raise ValueError(f"eligible must have one entry per section ({fold.shape[0]}); got shape {mask.shape}")
+        sampled = self._sample(data, np.where(mask, fold, -1), split, np.random.default_rng(ss_sample))
         self._set_attributes(data, chosen, fold, status, split, sampled, unit_split, conflict_units)
         self.metrics_ = _metrics.compute(data, chosen, fold, status, split, sampled, doc_codes)
         self.metrics_["unit"] = self.unit
@@ -191,7 +199,10 @@ class FoldBuilder:
                 picked, _ = _assign.stratified_sample(cell, data.topic, int(n), rng)
                 sampled[picked] = True
         if self.samples_total is not None and self.samples_total > kept.sum():
-            self._warn(f"samples_total={self.samples_total} exceeds the {int(kept.sum())} kept sections; all sampled")
+            self._warn(
+                f"samples_total={self.samples_total} exceeds the {int(kept.sum())} kept sections that may be sampled;"
+                " all sampled"
+            )
         return sampled
 
     def _warn(self, message: str) -> None:
