@@ -22,6 +22,15 @@ from qagen.generate.subjects import clean_heading, document_subject, names_subje
         ("Your Rights as a Patient at Lindenhof Hospital", "the Lindenhof Hospital"),
         ("Remote Work Policy", "the Remote Work Policy"),
         ("Extending MP to 3D and 4D", "“Extending MP to 3D and 4D”"),
+        ("Experimental Unicode mathematical typesetting: The unicode-math package", "the unicode-math package"),
+        ("Wick contractions in LATEX with simplewick.sty", "the simplewick package"),
+        (
+            "diffcoeff a LaTeX package to ease the writing of differential coefficients Version 5.1",
+            "the diffcoeff package",
+        ),
+        ("Hypertext marks in LaTeX: a manual for hyperref", "hyperref"),
+        ("An environment for multicolumn output", "“An environment for multicolumn output”"),
+        ("Publication quality tables in LATEX∗", "“Publication quality tables in LATEX”"),
     ],
 )
 def test_document_subject(title: str, subject: str) -> None:
@@ -47,6 +56,7 @@ def test_subject_from_file_name_when_no_title() -> None:
         ("A Note on fonts", "A Note on fonts"),  # an article, not an appendix letter
         ("3D graphics", "3D graphics"),  # not a section number
         ("Version 2 changes", "Version 2 changes"),
+        ("4.5 Rendering figures. (1/2)", "Rendering figures"),
     ],
 )
 def test_clean_heading(heading: str, clean: str) -> None:

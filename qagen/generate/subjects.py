@@ -27,6 +27,7 @@ _NUMBERING = re.compile(
 )
 _LOWER_LETTER = re.compile(r"^[a-z]\s+(?=[A-Z])")  # "f Standard user junction definitions"
 _APPENDIX_LETTER = re.compile(r"^[B-HJ-Z]\s+(?=[A-Z][a-z])")  # "B Examples" (not "A Note", "I Want")
+_PART_SUFFIX = re.compile(r"\s*\(\d+\s*/\s*\d+\)\s*$")  # "Rendering figures (1/2)": a long section cut in parts
 _FOOTNOTE_MARKS = re.compile(r"\s*[∗*†‡¶]+\s*|(?<=[a-z])\d+$")
 _VERSION_TAIL = re.compile(
     r"(?:[,;]?\s+(?:version|versie|vers\.|v\.?)\s*\d[\w.\-/]*.*$)"  # ", Version 2.08, 2014/07/11", " v1.0"
@@ -50,6 +51,10 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+_NAMED_ANYWHERE = re.compile(r"\bthe ([\w@.-]+) (?:package|class|module|library)\b", re.IGNORECASE)
+_NAME_THEN_PACKAGE = re.compile(r"^([\w@.-]+),? (?:is )?(?:a|an) (?:\S+ ){0,3}package\b", re.IGNORECASE)
+_MANUAL_FOR = re.compile(r"\b(?:manual|guide|documentation) (?:for|of) (?:the )?([\w@.-]+)$", re.IGNORECASE)
+_FILE_ANYWHERE = re.compile(r"\b([\w@-]+)\.(?:sty|cls)\b")
 _OWNER = re.compile(r"\b(?:at|of|from|by|to)\s+((?:[A-Z][\w'’&-]*\s?){1,5})$")
 _RULE_NOUNS = _words(
     "policy policies plan programme program procedure procedures regulations rules terms agreement guidelines"
@@ -72,6 +77,7 @@ def _fold(text: str) -> str:
 def clean_heading(heading: str) -> str:
     """A heading without its section number or footnote marks: "2.3 The option multicol" -> "The option multicol"."""
     text = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", heading)).strip()
+    text = _PART_SUFFIX.sub("", text)
     for _ in range(2):  # "Appendix A.2 ..." loses both parts
         stripped = _NUMBERING.sub("", text, count=1)
         stripped = _APPENDIX_LETTER.sub("", stripped, count=1)
@@ -101,7 +107,15 @@ def document_subject(title: str, doc_path: str = "") -> str:
     text = clean_title(title) or re.sub(r"[_\-]+", " ", PurePath(doc_path).stem).strip()
     if not text:
         return ""
+    manual_for = _MANUAL_FOR.search(text)
+    if manual_for and len(text.split()) > 3:  # "Hypertext marks in LaTeX: a manual for hyperref"
+        return manual_for.group(1)
+    named_in = _NAMED_ANYWHERE.search(text) or _FILE_ANYWHERE.search(text) or _NAME_THEN_PACKAGE.match(text)
+    if named_in and len(text.split()) > 2:  # "Experimental Unicode ...: The unicode-math package"
+        return f"the {named_in.group(1)} package"
     head = re.split(r"\s*[:|–—]\s+|\s+-\s+", text, maxsplit=1)[0].strip() or text
+    if len(head.split()) == 1 and head != text and re.search(r"\bpackage\b", text, re.IGNORECASE):
+        return f"the {head} package"  # "ulqda: A LATEX package supporting ..."
     owner = _OWNER.search(head)
     if owner and re.match(r"^(?:your|our|welcome|about|information|patient|visitor|guest)\b", head, re.IGNORECASE):
         head = owner.group(1).strip()  # "Your Rights as a Patient at Lindenhof Hospital" -> "Lindenhof Hospital"
@@ -125,7 +139,13 @@ def document_subject(title: str, doc_path: str = "") -> str:
     words = head.split()
     if words and words[-1].casefold() in _INSTITUTION_NOUNS and not _ARTICLE.match(head):
         return f"the {head}"
-    if len(words) > 7 or (re.match(r"^\w+ing\b", head) and len(words) > 2):
+    descriptive = len(words) >= 4 and re.search(r"\s(?:in|for|of|to|with|on)\s", head) is not None
+    if (
+        len(words) > 7
+        or descriptive
+        or re.match(r"^(?:an?|my)\s", head, re.IGNORECASE)
+        or (re.match(r"^\w+ing\b", head) and len(words) > 2)
+    ):
         return f"“{head}”"
     if _ARTICLE.match(head):
         return head[0].lower() + head[1:] if head[:3].lower() == "the" else head
