@@ -21,6 +21,7 @@ from qagen.review.cli_support import export_review, format_export, format_import
 from qagen.review.export import COLUMNS, csv_text, review_row
 from qagen.review.form import render_form
 from qagen.review.importer import ReviewImportError, merge_verdicts
+from qagen.review.labels import parse_yes_no
 from qagen.review.sample import plan_review, stratified_sample
 from qagen.splits import build_splits, write_splits
 
@@ -229,6 +230,10 @@ def _comment_only(rows):
     rows[1]["comment"] = "not sure"
 
 
+def _check_only(rows):
+    rows[1]["natural"], rows[1]["answerable"] = "yes", "no"
+
+
 MALFORMED = {
     "unknown id": (_edit_first("item_id", "no-such-item"), "item 'no-such-item' is not in items.jsonl"),
     "unknown label": (_edit_first("label", "maybe"), "unknown label 'maybe'; use one of irrelevant, too_specific"),
@@ -238,6 +243,8 @@ MALFORMED = {
     "comment only": (_comment_only, "has a comment but no label; mark one label column"),
     "changed item": (_edit_first("item_hash", "0123456789abcdef"), "changed since the file was exported"),
     "bad reviewer": (_edit_first("reviewer", "ann smith"), "reviewer must be 1-64 letters"),
+    "bad check": (_edit_first("natural", "sort of"), "r.csv row 2: column 'natural' holds 'sort of'; write yes or no"),
+    "check only": (_check_only, "r.csv row 3: item s1-factoid has natural and answerable filled in but no label"),
 }
 
 
@@ -452,6 +459,8 @@ def test_html_form_is_self_contained_and_escapes_document_text(build, tmp_path):
     assert "<title>Review: &lt;b&gt;out&lt;/b&gt;</title>" in page
     data = json.loads(re.search(r'<script id="review-data" type="application/json">(.*?)</script>', page, re.S)[1])
     assert data["rows"][0]["question"] == hostile.question and data["columns"] == list(COLUMNS)
+    assert [c["code"] for c in data["checks"]] == ["natural", "answerable"] and 'id="check-help"' in page
+    assert data["rows"][0]["natural"] == data["rows"][0]["answerable"] == ""
     script = re.search(r"<script>(.*)</script>", page, re.S)[1]
     digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
     assert f"script-src 'sha256-{digest}'" in page and "default-src 'none'" in page
@@ -460,3 +469,169 @@ def test_html_form_is_self_contained_and_escapes_document_text(build, tmp_path):
     result = export_review(build, tmp_path / "review.html", reviewers="ann,bob")
     assert {p.name for p in result.files.values()} == {"review-ann.html", "review-bob.html"}
     assert '"filename":"review-ann.csv"' in result.files["ann"].read_text()
+
+
+# --- checks: natural and answerable ---------------------------------------------------------------
+
+# (label, natural, answerable) per section for each type; "" is a blank cell, None an unreviewed row.
+# Spellings vary as reviewers' would. s8 stays unreviewed, so each type has 7 verdicts.
+CHECKED = {
+    "long_form": {
+        "s1": ("correct", "yes", "TRUE"), "s2": ("correct", "yes", "true"), "s3": ("correct", "Yes", "true"),
+        "s4": ("correct", "y", "true"), "s5": ("correct", "1", "true"), "s6": ("correct", "no", "true"),
+        "s7": ("incomplete", "", "true"),
+    },
+    "factoid": {
+        "s1": ("correct", "Y", "ja"), "s2": ("correct", "y", "JA"), "s3": ("correct", " yes ", "ja"),
+        "s4": ("correct", "nee", "ja"), "s5": ("wrong", "0", "ja"), "s6": ("wrong", "", "ja"),
+        "s7": ("wrong", "", "n"),
+    },
+    "mcq": {
+        "s1": ("correct", "", "1"), "s2": ("wrong", "", "false"), "s3": ("wrong", "", ""),
+        "s4": ("wrong", "", ""), "s5": ("wrong", "", ""), "s6": ("wrong", "", ""), "s7": ("wrong", "", ""),
+    },
+}  # fmt: skip
+
+
+def review_checked(path: Path) -> None:
+    header, rows = read_rows(path)
+    for row in rows:
+        sid, kind = row["item_id"].split("-", 1)
+        if sid in CHECKED[kind]:
+            label, row["natural"], row["answerable"] = CHECKED[kind][sid]
+            row[label] = "x"
+    write_rows(path, header, rows)
+
+
+def test_export_has_empty_check_columns_and_says_how_to_fill_them(build, tmp_path):
+    result = export_review(build, tmp_path / "review.csv", sample=12, per="type")
+    header, rows = read_rows(result.files["r1"])
+    assert header[header.index("correct") + 1 : header.index("comment")] == ["natural", "answerable"]
+    assert len(rows) == 12 and all(r["natural"] == r["answerable"] == "" for r in rows)
+    text = format_export(result, build)
+    assert "They may also answer two checks with yes or no (blank: not judged):" in text
+    assert "  natural: yes if a real user could ask it of a chatbot that never saw this document" in text
+    assert "no section numbers, no 'this section'" in text
+    assert "  answerable: yes if the source passage answers the question" in text
+
+
+@pytest.mark.parametrize(
+    ("cell", "value"),
+    [("yes", True), ("Y", True), ("1", True), ("TRUE", True), ("Ja", True), (" ja ", True),
+     ("no", False), ("N", False), ("0", False), ("False", False), ("NEE", False), ("", None), ("  ", None)],
+)  # fmt: skip
+def test_parse_yes_no_accepts_the_documented_spellings(cell, value):
+    assert parse_yes_no(cell) is value
+
+
+@pytest.mark.parametrize("cell", ["x", "maybe", "2", "nein", "yes!", "oui"])
+def test_parse_yes_no_rejects_anything_else(cell):
+    with pytest.raises(ValueError):
+        parse_yes_no(cell)
+
+
+def test_import_with_checks_reports_shares_overall_and_per_type(build, tmp_path):
+    path = export_review(build, tmp_path / "r.csv", reviewers="ann").files["ann"]
+    review_checked(path)
+    result = import_review(build, [path])
+    stored = {v.item_id: (v.label, v.natural, v.answerable) for v in load_reviews(build)}
+    assert len(stored) == 21
+    assert stored["s6-long_form"] == ("correct", False, True)
+    assert stored["s4-factoid"] == ("correct", False, True) and stored["s7-factoid"] == ("wrong", None, False)
+    assert stored["s3-mcq"] == ("wrong", None, None) and "s8-mcq" not in stored
+
+    checks = result.summary["checks"]
+    # Counted by hand from CHECKED: natural 5 of 6 + 3 of 5 + 0 of 0; answerable 7/7 + 6/7 + 1/2;
+    # correct 6/7 + 4/7 + 1/7; judged = verdicts with natural or answerable filled (7 + 7 + 2).
+    assert checks["overall"] == {
+        "verdicts": 21, "judged": 16,
+        "natural": {"judged": 11, "yes": 8, "share": 0.7273},
+        "answerable": {"judged": 16, "yes": 14, "share": 0.875},
+        "correct": {"judged": 21, "yes": 11, "share": 0.5238},
+    }  # fmt: skip
+    assert checks["by_type"] == {
+        "factoid": {"verdicts": 7, "judged": 7, "natural": {"judged": 5, "yes": 3, "share": 0.6},
+                    "answerable": {"judged": 7, "yes": 6, "share": 0.8571},
+                    "correct": {"judged": 7, "yes": 4, "share": 0.5714}},
+        "long_form": {"verdicts": 7, "judged": 7, "natural": {"judged": 6, "yes": 5, "share": 0.8333},
+                      "answerable": {"judged": 7, "yes": 7, "share": 1.0},
+                      "correct": {"judged": 7, "yes": 6, "share": 0.8571}},
+        "mcq": {"verdicts": 7, "judged": 2, "natural": {"judged": 0, "yes": 0, "share": None},
+                "answerable": {"judged": 2, "yes": 1, "share": 0.5},
+                "correct": {"judged": 7, "yes": 1, "share": 0.1429}},
+    }  # fmt: skip
+
+    text = format_import(result, build)
+    lines = text.splitlines()
+    start = lines.index(
+        "checks of the 21 current verdict(s), 16 with natural or answerable answered "
+        "(yes / judged; blank: not judged; correct: label correct, of all verdicts):"
+    )
+    assert lines[start + 1 : start + 6] == [
+        "  type        verdicts  judged         natural      answerable         correct",
+        "  all               21      16     8/11  72.7%    14/16  87.5%    11/21  52.4%",
+        "  factoid            7       7      3/5  60.0%      6/7  85.7%      4/7  57.1%",
+        "  long_form          7       7      5/6  83.3%      7/7 100.0%      6/7  85.7%",
+        "  mcq                7       2               -      1/2  50.0%      1/7  14.3%",
+    ]
+
+
+def test_cli_import_prints_the_checks_and_puts_them_in_the_json(build, tmp_path):
+    from click.testing import CliRunner
+
+    from qagen.cli import cli
+
+    path = export_review(build, tmp_path / "r.csv", reviewers="ann").files["ann"]
+    review_checked(path)
+    res = CliRunner().invoke(cli, ["review", "import", str(build), str(path)], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    assert "checks of the 21 current verdict(s), 16 with natural or answerable answered" in res.output
+    assert "  all               21      16     8/11  72.7%    14/16  87.5%    11/21  52.4%" in res.output
+    res = CliRunner().invoke(cli, ["review", "import", str(build), str(path), "--json"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    overall = json.loads(res.output)["summary"]["checks"]["overall"]
+    assert (overall["natural"]["share"], overall["answerable"]["share"], overall["correct"]["share"]) == (
+        0.7273, 0.875, 0.5238)  # fmt: skip
+
+
+def test_old_files_without_check_columns_still_import(build, tmp_path):
+    path = export_review(build, tmp_path / "r.csv", reviewers="ann").files["ann"]
+    header, rows = read_rows(path)
+    old_header = [c for c in header if c not in ("natural", "answerable")]  # a file exported before the checks
+    for row in rows:
+        row["correct" if row["item_id"] < "s4" else "wrong"] = "x"
+    write_rows(path, old_header, rows)
+    result = import_review(build, [path])
+    reviews = load_reviews(build)
+    assert len(reviews) == 24 and all(v.natural is None and v.answerable is None for v in reviews)
+    assert result.summary["checks"]["overall"] == {
+        "verdicts": 24, "judged": 0,
+        "natural": {"judged": 0, "yes": 0, "share": None},
+        "answerable": {"judged": 0, "yes": 0, "share": None},
+        "correct": {"judged": 24, "yes": 9, "share": 0.375},
+    }  # fmt: skip
+    assert "checks: no current verdict answers natural or answerable (optional yes/no columns)" in format_import(
+        result, build
+    )
+    # reviews.jsonl written before the checks existed reads back with both unjudged.
+    (build / "reviews.jsonl").write_text('{"item_id": "s1-mcq", "reviewer": "ann", "label": "correct"}\n')
+    assert load_reviews(build) == [Verdict("s1-mcq", "ann", "correct")]
+
+
+def test_invalid_check_values_name_row_and_column_and_change_nothing(build, tmp_path):
+    path = export_review(build, tmp_path / "r.csv", reviewers="ann").files["ann"]
+    header, rows = read_rows(path)
+    for row in rows:
+        row["correct"] = "x"
+    rows[0]["natural"] = "maybe"
+    rows[3]["answerable"] = "x"
+    write_rows(path, header, rows)
+    with pytest.raises(ReviewImportError) as err:
+        import_review(build, [path])
+    assert err.value.problems == [
+        "r.csv row 2: column 'natural' holds 'maybe'; write yes or no (or y/n, 1/0, true/false, ja/nee), "
+        "or leave it empty",
+        "r.csv row 5: column 'answerable' holds 'x'; write yes or no (or y/n, 1/0, true/false, ja/nee), "
+        "or leave it empty",
+    ]
+    assert "nothing was imported" in str(err.value) and not (build / "reviews.jsonl").exists()

@@ -35,6 +35,9 @@ document.addEventListener("securitypolicyviolation", function (e) {
 window.alert = function (m) { window.__errors.push("alert: " + m); };
 """
 PLAN = {0: "correct", 1: "wrong", 2: "incomplete", 5: "too_specific", 7: "irrelevant", 8: "correct"}
+# item index -> the yes/no checks clicked ("" = "not judged"); items not listed are left as they are.
+CHECKS = {0: {"natural": "yes", "answerable": "yes"}, 1: {"natural": "no"}, 2: {"answerable": "no"},
+          5: {"natural": "yes", "answerable": ""}}  # fmt: skip
 COMMENT = 'Half right, "see p. 2",\nand a second line é'
 
 
@@ -83,6 +86,15 @@ def _wait_for(path: Path, seconds: float = 20.0) -> Path:
     raise AssertionError(f"{path.name} was not downloaded within {seconds} s: {list(path.parent.iterdir())}")
 
 
+def _click(browser, css: str) -> None:
+    """Click an element after scrolling it to the middle of the window (clear of the sticky bar)."""
+    from selenium.webdriver.common.by import By
+
+    element = browser.find_element(By.CSS_SELECTOR, css)
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", element)
+    element.click()
+
+
 def test_form_labels_save_a_csv_that_imports(browser, tmp_path):
     from selenium.webdriver.common.by import By
 
@@ -97,6 +109,11 @@ def test_form_labels_save_a_csv_that_imports(browser, tmp_path):
     assert browser.find_element(By.ID, "progress").text == "0 of 24 labelled"
     for index, label in PLAN.items():
         browser.find_element(By.CSS_SELECTOR, f'#item-{index} input[value="{label}"]').click()
+    for index, checks in CHECKS.items():
+        for check, value in checks.items():
+            _click(browser, f'#item-{index} input[name="{check}-{index}"][value="{value}"]')
+    _click(browser, '#item-5 input[name="answerable-5"][value="no"]')
+    _click(browser, '#item-5 input[name="answerable-5"][value=""]')  # not judged after all
     browser.find_element(By.CSS_SELECTOR, "#item-1 textarea").send_keys(COMMENT)
     browser.find_element(By.CSS_SELECTOR, '#item-8 input[value="wrong"]').click()  # changed my mind
     browser.find_element(By.CSS_SELECTOR, "#item-8 button.plain").click()  # ... and cleared it
@@ -120,6 +137,13 @@ def test_form_labels_save_a_csv_that_imports(browser, tmp_path):
     got = {(v.item_id, v.reviewer, v.label) for v in load_reviews(out)}
     assert got == {(ids[i], "ann.b", lab) for i, lab in PLAN.items() if i != 8}
     assert {v.item_id: v.comment for v in load_reviews(out)}[ids[1]] == COMMENT
+    yes_no = {"yes": True, "no": False, "": None}
+    checks = {v.item_id: (v.natural, v.answerable) for v in load_reviews(out)}
+    assert checks == {
+        ids[i]: tuple(yes_no[CHECKS.get(i, {}).get(c, "")] for c in ("natural", "answerable")) for i in PLAN if i != 8
+    }
+    assert [rows[i]["natural"] for i in range(3)] == ["yes", "no", ""] and rows[2]["answerable"] == "no"
+    assert result.summary["checks"]["overall"]["natural"] == {"judged": 3, "yes": 2, "share": 0.6667}
     assert result.counts["unlabelled_rows"] == 24 - (len(PLAN) - 1)
     question = {r["item_id"]: r["question"] for r in rows}
     assert question[next(i for i in ids if i.startswith("s2-long"))].startswith("'=HYPERLINK")  # guarded
@@ -127,6 +151,9 @@ def test_form_labels_save_a_csv_that_imports(browser, tmp_path):
     # Choices survive a reload (kept in the browser as the reviewer goes).
     browser.refresh()
     assert browser.find_element(By.CSS_SELECTOR, '#item-1 input[value="wrong"]').is_selected()
+    assert browser.find_element(By.CSS_SELECTOR, '#item-1 input[name="natural-1"][value="no"]').is_selected()
+    assert browser.find_element(By.CSS_SELECTOR, '#item-3 input[name="natural-3"][value=""]').is_selected()
+    assert "never saw this document" in browser.find_element(By.ID, "check-help").text
     assert browser.find_element(By.ID, "reviewer").get_attribute("value") == "ann.b"
 
 

@@ -3,10 +3,12 @@
 1. ``qagen review export OUT --to review.csv|review.html`` (:func:`export_review`) writes, per
    reviewer, the items with question, answer (MCQ options), source passage and page, and
    columns for the paper's labels and a comment; an overlap set goes to several reviewers.
-2. Reviewers mark one label per item (in a spreadsheet, or in the offline HTML form).
+2. Reviewers mark one label per item (in a spreadsheet, or in the offline HTML form) and may
+   answer two yes/no checks, ``natural`` and ``answerable`` (:data:`CHECKS`).
 3. ``qagen review import OUT review*.csv`` (:func:`import_review`) validates every file
    (nothing half-applied), stores the verdicts in ``OUT/reviews.jsonl`` and reports the label
-   distribution and the inter-rater agreement on the overlap set.
+   distribution, the inter-rater agreement on the overlap set and the natural / answerable /
+   correct shares (:mod:`qagen.review.checks`).
 4. ``qagen build ... --approved-only`` (``splits.approved_only``) lays out the splits from
    approved items only (:func:`approved_items`).
 
@@ -17,10 +19,20 @@ from __future__ import annotations
 
 from qagen.review.approved import RULES, approved_items, is_approved, review_selection, review_summary
 from qagen.review.cli_support import export_review, import_review, load_reviews
-from qagen.review.labels import APPROVED_LABEL, LABEL_NAMES, LABELS, REVIEWS_FILE, ReviewError, Verdict, item_hash
+from qagen.review.labels import (
+    APPROVED_LABEL,
+    CHECKS,
+    LABEL_NAMES,
+    LABELS,
+    REVIEWS_FILE,
+    ReviewError,
+    Verdict,
+    item_hash,
+)
 
 __all__ = [
     "APPROVED_LABEL",
+    "CHECKS",
     "LABELS",
     "LABEL_NAMES",
     "REVIEWS_FILE",

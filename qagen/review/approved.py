@@ -72,9 +72,11 @@ def review_summary(items: Sequence[Item], reviews: Sequence[Verdict], rule: Rule
         ``rule``, ``items``, ``reviewed``, ``approved``, ``not_approved``, ``not_reviewed``,
         ``disputed`` (verdicts disagree on correctness), ``approved_by_rule``, ``verdicts``,
         ``stale_verdicts``, ``reviewers``, ``labels`` (verdicts per label, the paper's
-        Figure 6), ``labels_by_type``, ``labels_by_reviewer`` and ``agreement``.
+        Figure 6), ``labels_by_type``, ``labels_by_reviewer``, ``agreement`` and ``checks``
+        (the natural / answerable / correct shares, see :func:`~qagen.review.checks.check_summary`).
     """
     from qagen.review.agreement import agreement
+    from qagen.review.checks import check_summary
 
     check_rule(rule)
     by_item = current_verdicts(items, reviews)
@@ -103,6 +105,7 @@ def review_summary(items: Sequence[Item], reviews: Sequence[Verdict], rule: Rule
         "labels_by_type": {t: _label_counts(c) for t, c in sorted(by_type.items())},
         "labels_by_reviewer": {r: _label_counts(c) for r, c in sorted(by_reviewer.items())},
         "agreement": agreement(current),
+        "checks": check_summary(current, type_of),
     }
 
 

@@ -15,7 +15,17 @@ from pathlib import Path
 from typing import Any
 
 from qagen.records import Item, Section
-from qagen.review.labels import LABEL_NAMES, LABELS, REVIEWS_FILE, ReviewError, Verdict, check_reviewer, item_hash
+from qagen.review.labels import (
+    CHECK_HELP,
+    CHECKS,
+    LABEL_NAMES,
+    LABELS,
+    REVIEWS_FILE,
+    ReviewError,
+    Verdict,
+    check_reviewer,
+    item_hash,
+)
 from qagen.review.sample import Per
 
 FORMATS = {".csv": "csv", ".html": "html", ".htm": "html"}
@@ -274,6 +284,8 @@ def format_export(result: ExportResult, out_dir: PathLike) -> str:
     lines = [head] + [f"  {path}  ({result.rows[name]} items, reviewer {name})" for name, path in result.files.items()]
     if result.fmt == "csv":
         lines.append(f"Reviewers mark one label column per row ({', '.join(LABELS)}) and may add a comment.")
+        lines.append("They may also answer two checks with yes or no (blank: not judged):")
+        lines += [f"  {check}: {CHECK_HELP[check]}" for check in CHECKS]
         pattern = " ".join(str(p) for p in result.files.values())
     else:
         lines.append("Reviewers open their .html file in a browser (works offline), label, and press Save CSV.")
@@ -302,6 +314,7 @@ def format_import(result: ImportResult, out_dir: PathLike) -> str:
         + (f"; {s['stale_verdicts']} stale verdict(s) ignored" if s["stale_verdicts"] else "")
     )
     lines.append(agreement_line(s["agreement"]))
+    lines += checks_lines(s.get("checks"))
     lines.append(f"next: qagen build DOCS -o {out_dir} --approved-only   (splits and exports from approved items)")
     return "\n".join(lines)
 
@@ -318,6 +331,32 @@ def agreement_line(a: dict[str, Any]) -> str:
         f"on the 5 labels, {_k(approved['kappa'])} on approved or not; raw agreement "
         f"{labels['observed_agreement']:.0%}" + (f"; {a['note']}" if a["method"] == "fleiss" else "")
     )
+
+
+def checks_lines(checks: dict[str, Any] | None) -> list[str]:
+    """Lines on the natural / answerable checks and the correct share, overall and per item type."""
+    from qagen.review.checks import MEASURES
+
+    if not checks:
+        return []
+    overall = checks["overall"]
+    if not overall["judged"]:
+        return [f"checks: no current verdict answers {' or '.join(CHECKS)} (optional yes/no columns)"]
+    lines = [
+        f"checks of the {overall['verdicts']} current verdict(s), {overall['judged']} with "
+        f"{' or '.join(CHECKS)} answered (yes / judged; blank: not judged; correct: label correct, of all verdicts):",
+        f"  {'type':<12}{'verdicts':>8}{'judged':>8}" + "".join(f"{m:>16}" for m in MEASURES),
+    ]
+    for name, group in [("all", overall), *checks["by_type"].items()]:
+        cells = "".join(f"{_share_cell(group[m]):>16}" for m in MEASURES)
+        lines.append(f"  {name:<12}{group['verdicts']:>8}{group['judged']:>8}{cells}")
+    return lines
+
+
+def _share_cell(stats: dict[str, Any]) -> str:
+    if not stats["judged"]:
+        return "-"
+    return f"{stats['yes']}/{stats['judged']} {stats['share']:6.1%}"
 
 
 def _k(value: float | None) -> str:

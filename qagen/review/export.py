@@ -1,13 +1,15 @@
-"""Review rows and the review CSV: one row per (item, reviewer), columns for the labels and a comment.
+"""Review rows and the review CSV: one row per (item, reviewer), columns for the labels, two checks and a comment.
 
 The CSV opens in Excel and LibreOffice as it is: UTF-8 with a byte-order mark, CRLF line
 ends, fields with commas, quotes or line breaks quoted. Reviewers mark exactly one label
-column per row (``x``) and may write a comment; ``qagen review import`` reads back only
-``item_id``, ``reviewer``, the label columns (or a ``label`` column), ``comment`` and
-``item_hash``, so the other columns can be edited, hidden or reordered freely. Cells that
-a spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``, ``@``) get a
-leading apostrophe in the display columns, and so do ids a spreadsheet would turn into a
-number (``1234567890123456``, ``12e4...``); the import strips it again.
+column per row (``x``), may answer the ``natural`` and ``answerable`` checks with yes or no
+(see :data:`~qagen.review.labels.CHECK_HELP`) and may write a comment; ``qagen review import``
+reads back only ``item_id``, ``reviewer``, the label columns (or a ``label`` column), the
+check columns, ``comment`` and ``item_hash``, so the other columns can be edited, hidden or
+reordered freely. Cells that a spreadsheet would run as a formula (starting with ``=``,
+``+``, ``-``, ``@``) get a leading apostrophe in the display columns, and so do ids a
+spreadsheet would turn into a number (``1234567890123456``, ``12e4...``); the import strips
+it again.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from qagen.records import Item, Section
-from qagen.review.labels import LABELS, item_hash
+from qagen.review.labels import CHECKS, LABELS, item_hash
 
 DISPLAY_COLUMNS: tuple[str, ...] = ("type", "question", "answer", "options")
 SOURCE_COLUMNS: tuple[str, ...] = ("passage", "document", "pages", "section", "topic", "fold", "split")
@@ -27,6 +29,7 @@ COLUMNS: tuple[str, ...] = (
     "reviewer",
     *DISPLAY_COLUMNS,
     *LABELS,
+    *CHECKS,
     "comment",
     *SOURCE_COLUMNS,
     "item_hash",
@@ -49,7 +52,7 @@ def review_row(
     sections: Mapping[str, Section],
     topic_labels: Mapping[int, str] | None = None,
 ) -> dict[str, str]:
-    """The CSV row of one item for one reviewer (every value a string; label columns empty)."""
+    """The CSV row of one item for one reviewer (every value a string; label and check columns empty)."""
     row = dict.fromkeys(COLUMNS, "")
     found = [sections[sid] for sid in item.source.section_ids if sid in sections]
     passage = "\n\n".join(f"{s.heading}\n{s.text}".strip() for s in found)

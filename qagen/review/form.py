@@ -2,9 +2,10 @@
 
 The page embeds its items as JSON and an inline script (allowed by hash in its
 Content-Security-Policy; nothing else may load, so it works offline and cannot leak a
-document's text). Reviewers pick one label per item with radio buttons and may comment;
-choices are kept in the browser's localStorage as they go, and *Save CSV* downloads a
-file in exactly the review CSV format, so ``qagen review import`` reads both alike.
+document's text). Reviewers pick one label per item with radio buttons, may answer the
+yes/no checks (natural, answerable) and may comment; choices are kept in the browser's
+localStorage as they go, and *Save CSV* downloads a file in exactly the review CSV format,
+so ``qagen review import`` reads both alike.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from string import Template
 
 from qagen.io import stable_hash
 from qagen.review.export import COLUMNS, ESCAPED_COLUMNS, ID_COLUMNS
-from qagen.review.labels import LABEL_HELP, LABEL_NAMES, LABELS
+from qagen.review.labels import CHECK_HELP, CHECK_NAMES, CHECKS, LABEL_HELP, LABEL_NAMES, LABELS
 
 
 def _asset(name: str) -> str:
@@ -52,6 +53,7 @@ def render_form(rows: Sequence[Mapping[str, str]], reviewer: str, filename: str,
         "escaped": list(ESCAPED_COLUMNS),
         "ids": list(ID_COLUMNS),
         "labels": [{"code": c, "name": LABEL_NAMES[c], "help": LABEL_HELP[c]} for c in LABELS],
+        "checks": [{"code": c, "name": CHECK_NAMES[c], "help": CHECK_HELP[c]} for c in CHECKS],
         "rows": [{c: str(r.get(c, "")) for c in COLUMNS} for r in rows],
     }
     script = _asset("form.js")

@@ -3,11 +3,13 @@
 A review file is the CSV that ``qagen review export`` wrote (or the HTML form saved), edited
 in any spreadsheet. Per row it reads ``item_id``, ``reviewer`` (or a default), exactly one
 marked label column (``x``, ``1``, ``yes``...; empty, ``0`` or ``no`` is unmarked) or a
-``label`` column, ``comment`` and ``item_hash``. A row with no label and no comment is
-not reviewed yet and is skipped. Anything else that is off (an unknown item id, a label
-nobody knows, two labels, a comment without a label, an item changed since the export,
-the same item twice for one reviewer) is a problem; all problems of all files are
-reported together and nothing is imported.
+``label`` column, the optional ``natural`` and ``answerable`` checks (yes/no, y/n, 1/0,
+true/false, ja/nee in any case; empty is not judged; files without these columns import as
+before), ``comment`` and ``item_hash``. A row with no label, no check and no comment is not
+reviewed yet and is skipped. Anything else that is off (an unknown item id, a label nobody
+knows, two labels, a check that is not yes or no, a comment or check without a label, an
+item changed since the export, the same item twice for one reviewer) is a problem; all
+problems of all files are reported together and nothing is imported.
 """
 
 from __future__ import annotations
@@ -17,7 +19,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from qagen.review.labels import LABELS, ReviewError, Verdict, check_reviewer, normalize_key, parse_label
+from qagen.review.labels import (
+    CHECKS,
+    LABELS,
+    ReviewError,
+    Verdict,
+    check_reviewer,
+    normalize_key,
+    parse_label,
+    parse_yes_no,
+)
 
 MARKED = frozenset({"x", "1", "yes", "y", "true", "v", "\u2713", "\u2714", "\u2715", "\u2717", "\u2718"})
 UNMARKED = frozenset({"", "0", "no", "n", "false", "-"})
@@ -142,10 +153,17 @@ def _verdict(
     if item_id not in known:
         return None, [f"{where}: item {item_id!r} is not in items.jsonl (was the file exported from another build?)"]
     label, problems = _label(cells, where)
+    checks, check_problems = _checks(cells, where)
+    problems += check_problems
     comment = cells.get("comment", "").replace("\r\n", "\n").strip()
     if label is None:
+        answered = [c for c, value in checks.items() if value is not None]
         if comment and not problems:
             problems.append(f"{where}: item {item_id} has a comment but no label; mark one label column")
+        elif answered and not problems:
+            problems.append(
+                f"{where}: item {item_id} has {' and '.join(answered)} filled in but no label; mark one label column"
+            )
         return None, problems
     reviewer = cells.get("reviewer", "").strip() or (default_reviewer or "")
     if not reviewer:
@@ -163,7 +181,8 @@ def _verdict(
         )
     if problems:
         return None, problems
-    return Verdict(item_id, reviewer, label, comment, known[item_id], source), []
+    natural, answerable = checks["natural"], checks["answerable"]
+    return Verdict(item_id, reviewer, label, comment, known[item_id], source, natural, answerable), []
 
 
 def _unquote(value: str) -> str:
@@ -198,6 +217,23 @@ def _label(cells: Mapping[str, str], where: str) -> tuple[str | None, list[str]]
     if problems:
         return None, problems
     return (marked[0] if marked else None), []
+
+
+def _checks(cells: Mapping[str, str], where: str) -> tuple[dict[str, bool | None], list[str]]:
+    """The row's yes/no checks (None: not judged, or the column is absent) and their problems."""
+    out: dict[str, bool | None] = {}
+    problems = []
+    for check in CHECKS:
+        raw = cells.get(check, "")
+        try:
+            out[check] = parse_yes_no(raw)
+        except ValueError:
+            out[check] = None
+            problems.append(
+                f"{where}: column {check!r} holds {raw.strip()!r}; write yes or no "
+                "(or y/n, 1/0, true/false, ja/nee), or leave it empty"
+            )
+    return out, problems
 
 
 def duplicate_problems(files: Sequence[ParsedFile]) -> list[str]:

@@ -13,6 +13,14 @@ correct         correct answer                     relevant question, complete a
 ==============  =================================  =============================================
 
 Only ``correct`` approves an item (see :mod:`qagen.review.approved`).
+
+Besides the label, reviewers may answer two yes/no checks (:data:`CHECKS`; blank = not judged):
+
+- ``natural``: a natural, self-contained question a real user would ask a chatbot that never
+  saw this document (it names what it is about; no section numbers, no "this section").
+- ``answerable``: the source passage answers it.
+
+They are reported beside the labels and do not change which items are approved.
 """
 
 from __future__ import annotations
@@ -51,6 +59,17 @@ _ALIASES: dict[str, str] = {
     "incomplete_or_ambiguous_answer": "incomplete",
     "correct_answer": "correct",
 }
+# The optional yes/no checks, and what a reviewer reads about each.
+CHECKS: tuple[str, ...] = ("natural", "answerable")
+CHECK_NAMES: dict[str, str] = {"natural": "Natural question", "answerable": "Answered by the passage"}
+CHECK_HELP: dict[str, str] = {
+    "natural": "yes if a real user could ask it of a chatbot that never saw this document: it names what it is "
+    "about, no section numbers, no 'this section'; no otherwise.",
+    "answerable": "yes if the source passage answers the question; no otherwise.",
+}
+# Accepted in a check column (case-insensitive, surrounding spaces ignored); empty means not judged.
+YES = frozenset({"yes", "y", "1", "true", "ja"})
+NO = frozenset({"no", "n", "0", "false", "nee"})
 REVIEWER_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 REVIEWS_FILE = "reviews.jsonl"
 
@@ -71,6 +90,10 @@ class Verdict:
         item_hash: :func:`item_hash` of the item as the reviewer saw it; a verdict whose hash no
             longer matches the item (the item was regenerated) is stale and ignored.
         source_file: Name of the review file the verdict was imported from.
+        natural: The reviewer's ``natural`` check (a question a real user would ask, on its
+            own); None when not judged.
+        answerable: The reviewer's ``answerable`` check (the source passage answers it); None
+            when not judged.
     """
 
     item_id: str
@@ -79,6 +102,8 @@ class Verdict:
     comment: str = ""
     item_hash: str = ""
     source_file: str = ""
+    natural: bool | None = None
+    answerable: bool | None = None
 
 
 def normalize_key(text: str) -> str:
@@ -91,6 +116,22 @@ def parse_label(text: str) -> str | None:
     key = normalize_key(text)
     key = _ALIASES.get(key, key)
     return key if key in LABELS else None
+
+
+def parse_yes_no(text: str) -> bool | None:
+    """True for yes/y/1/true/ja, False for no/n/0/false/nee (any case), None for an empty cell.
+
+    Raises:
+        ValueError: For any other text.
+    """
+    value = text.strip().lower()
+    if not value:
+        return None
+    if value in YES:
+        return True
+    if value in NO:
+        return False
+    raise ValueError(text)
 
 
 def item_hash(item: Item) -> str:

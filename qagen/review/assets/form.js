@@ -4,6 +4,7 @@
   "use strict";
   var data = JSON.parse(document.getElementById("review-data").textContent);
   var LABELS = data.labels.map(function (l) { return l.code; });
+  var CHECKS = data.checks.map(function (c) { return c.code; });
   var ESCAPED = {};
   data.escaped.forEach(function (c) { ESCAPED[c] = true; });
   var IDS = {};
@@ -48,6 +49,11 @@
       dl.appendChild(el("dt", "", l.name));
       dl.appendChild(el("dd", "", l.help));
     });
+    var checks = document.getElementById("check-help");
+    data.checks.forEach(function (c) {
+      checks.appendChild(el("dt", "", c.name + " (" + c.code + ")"));
+      checks.appendChild(el("dd", "", c.help));
+    });
   }
 
   function renderItem(row, index) {
@@ -66,6 +72,7 @@
     details.appendChild(el("div", "passage", row.passage));
     card.appendChild(details);
     card.appendChild(labelChoices(row, index, card));
+    card.appendChild(checkChoices(row, index));
     var comment = el("textarea");
     comment.placeholder = "Comment (optional)";
     comment.setAttribute("aria-label", "Comment on item " + (index + 1));
@@ -103,6 +110,30 @@
     return set;
   }
 
+  // One yes / no / not judged group per check; "not judged" writes an empty cell.
+  function checkChoices(row, index) {
+    var set = el("fieldset", "checks");
+    data.checks.forEach(function (c) {
+      var group = el("span", "check");
+      group.title = c.help;
+      group.appendChild(el("span", "check-name", c.name + "?"));
+      [["yes", "yes"], ["no", "no"], ["", "not judged"]].forEach(function (choice) {
+        var label = el("label");
+        var input = el("input");
+        input.type = "radio";
+        input.name = c.code + "-" + index;
+        input.value = choice[0];
+        input.checked = (verdict(row.item_id)[c.code] || "") === choice[0];
+        input.addEventListener("change", function () { verdict(row.item_id)[c.code] = choice[0]; store(); });
+        label.appendChild(input);
+        label.appendChild(document.createTextNode(" " + choice[1]));
+        group.appendChild(label);
+      });
+      set.appendChild(group);
+    });
+    return set;
+  }
+
   function mark(card, id) {
     var done = !!verdict(id).label;
     card.classList.toggle("done", done);
@@ -130,6 +161,7 @@
         var value;
         if (c === "reviewer") value = state.reviewer;
         else if (LABELS.indexOf(c) >= 0) value = v.label === c ? "x" : "";
+        else if (CHECKS.indexOf(c) >= 0) value = v[c] || "";
         else if (c === "comment") value = v.comment || "";
         else value = row[c] === null || row[c] === undefined ? "" : String(row[c]);
         return csvCell(ESCAPED[c] ? guard(value) : IDS[c] ? guardId(value) : value);
