@@ -175,6 +175,7 @@ def pick_distractors(
     rng: random.Random,
     n: int = 3,
     context: str = "",
+    region: str | None = None,
 ) -> tuple[list[str], str]:
     """``n`` distractors for ``term``, most alike first.
 
@@ -184,7 +185,16 @@ def pick_distractors(
     ``context`` (the source text: such a distractor could be right) are never chosen. Returns the
     distractors and the lowest tier used ("same0", "same1", "perturbed", "other0",
     "other1"); fewer than ``n`` when nothing more exists.
+
+    For an entity (phone number, e-mail address, URL) only whole, valid entities of the same
+    kind are chosen, never a part or an extension of the answer or of another option, nor
+    one equal to them after normalisation (:func:`qagen.generate.entities.usable_distractor`;
+    ``region`` is the region of phone numbers written without country code). Entities are
+    never made up.
     """
+    from qagen.generate.entities import ENTITY_KINDS, entity_key, usable_distractor
+
+    entity = term.kind in ENTITY_KINDS
     pools = [sorted(set(pool)) for pool in pools]
     pools = [rng.sample(pool, MAX_POOL) if len(pool) > MAX_POOL else pool for pool in pools]
     shape = signature(term.kind, term.text)
@@ -196,8 +206,16 @@ def pick_distractors(
         tiers.append((f"other{i}", [p for p in pool if signature(term.kind, p) != shape]))
     chosen: list[str] = []
     seen = {term_key(term.text)} | {term_key(x) for x in exclude}
+    if entity:
+        seen |= {key for x in [term.text, *exclude] if (key := entity_key(term.kind, x, region))}
     origin = ""
     tokens = re.findall(r"\w+", context.lower())
+
+    def fits(option: str) -> bool:
+        if not entity:
+            return True
+        return all(usable_distractor(other, option, term.kind, region) for other in [term.text, *chosen])
+
     for name, options in tiers:
         options = [o for o in options if term_key(o) not in seen and not _supported(o, tokens)]
         if name != "perturbed":
@@ -205,9 +223,12 @@ def pick_distractors(
         for option in options:
             if len(chosen) == n:
                 return chosen, origin
-            if term_key(option) in seen:
+            key = entity_key(term.kind, option, region) if entity else None
+            if term_key(option) in seen or key in seen or not fits(option):
                 continue
             chosen.append(option)
             seen.add(term_key(option))
+            if key:
+                seen.add(key)
             origin = name
     return chosen, origin
