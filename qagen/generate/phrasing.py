@@ -122,6 +122,7 @@ _PRONOUNS = [
     (r"\byou are\b", "I am"),
     (r"\byou were\b", "I was"),
     (r"\byou're\b", "I'm"),
+    (r"\byou’re\b", "I’m"),
     (r"\byou've\b", "I've"),
     (r"\byourself\b", "myself"),
     (r"\byours\b", "mine"),
@@ -237,7 +238,9 @@ def heading_question(heading: str, title: str, language: str = "en") -> tuple[st
     """
     heading = clean_heading(heading)
     heading = re.sub(r"\s+", " ", heading).strip().rstrip(".:")
-    if not heading or len(heading) > 120 or _SKIP_HEADINGS.match(heading) or not re.search(r"[^\W\d_]{3}", heading):
+    if not heading or len(heading) > 120 or _SKIP_HEADINGS.match(heading) or not re.search(r"[^\W\d_]{4}", heading):
+        return None
+    if _NOT_A_TOPIC.search(heading) and not heading.endswith("?"):
         return None
     subject = document_subject(title)
     if subject and _fold_eq(heading, subject):
@@ -280,6 +283,12 @@ def _fold_eq(a: str, b: str) -> bool:
     return norm(a) == norm(b)
 
 
+# Changelog entries, and sentence fragments a parser took for headings ("users is that the ...").
+_NOT_A_TOPIC = re.compile(
+    r"(?i:^(?:changes (?:in|since|for) )?(?:version|release|v)\s*\d|\bversion\s+\d+\.\d)|"
+    r"\s(?:is|are|was|were|has|have)\s|^[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+|[,;]$",
+)
+
 # Headings in other languages: the heading quoted, the subject named.
 _NOUN_TEMPLATES = {
     "de": "Was muss ich über „{heading}“ bei {subject} wissen?",
@@ -306,6 +315,13 @@ _PROCESS_NOUNS = {
     "activation": "activate",
     "registration": "register",
     "getting started": "get started with",
+    "download": "download",
+    "downloading": "download",
+    "customize": "customize",
+    "customizing": "customize",
+    "customising": "customise",
+    "configuring": "configure",
+    "loading": "load",
 }
 # Plural nouns for things a package or product offers: "Options" -> "Which options does X provide?"
 _OFFER_NOUNS = _wordset(
@@ -471,9 +487,11 @@ def _short_object(phrase: str) -> bool:
 
 def sentence_questions(sentence: str) -> list[tuple[str, int]]:
     """Questions a sentence answers, by surface pattern (English only), with scores."""
-    s = re.sub(r"\s+", " ", sentence).strip()
+    s = re.sub(r"\s+", " ", sentence.replace("’", "'")).strip()
     out: list[tuple[str, int]] = []
     m = re.match(r"^(If|When) ((?:you|your)\b.{6,90}?), (.+)$", s)
+    if m and m.group(2).count("(") != m.group(2).count(")"):
+        m = None  # "If your TEX distribution (TEX Live, ..." cut inside the brackets
     if m:
         cond = to_first_person(f"{m.group(1).lower()} {m.group(2)}")
         lead = "What should I do" if _IMPERATIVE.match(m.group(3)) else "What happens"
@@ -485,7 +503,7 @@ def sentence_questions(sentence: str) -> list[tuple[str, int]]:
     if m and _short_object(m.group(1)):
         out.append((f"How do I {lower_first(to_first_person(m.group(1)))}?", 4))
     m = re.match(r"^To ([a-z][^,]{3,80}), (.+)$", s)
-    if m and not re.search(r"\byou", m.group(1)):
+    if m and not re.search(r"\byou|\s(?:is|are|was|were)\s|\(", m.group(1)):
         out.append((f"How do I {m.group(1)}?", 4))
     m = re.match(r"^(The [^,]{3,60}?|[A-Z][\w ]{2,40}?) (is|are) open (.+)$", s)
     if m:
