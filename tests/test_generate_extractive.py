@@ -349,3 +349,28 @@ def test_a_forced_language_with_a_heading_template_asks_in_it() -> None:
     questions = [i.question for i in generate_extractive(ctx)]
     assert questions and all(q.startswith("Was muss ich über „") and q.endswith(" wissen?") for q in questions)
     assert not any(" bei the " in q for q in questions)
+
+
+def test_command_cloze_uses_public_commands_of_the_corpus_as_distractors() -> None:
+    texts = [
+        ("Column breaks", "To end a column early, use the \\columnbreak command inside the environment."),
+        (
+            "Balancing",
+            "The \\raggedcolumns command stops the last page's columns from being stretched to the same height.",
+        ),
+        ("Footnotes", "Footnotes are set by \\footnote across the full page width, while \\@makefntext is internal."),
+        ("Spacing", "The gap between columns is set with \\setlength and the \\columnsep length."),
+        ("Rules", "A rule between columns is drawn when you change \\columnseprule with \\setlength first."),
+    ]
+    sections = [Section(f"m-{k}", "m", "multicol.pdf", h, t, 1, 1, k) for k, (h, t) in enumerate(texts)]
+    assignments = [FoldAssignment(s.id, 0, s.id, "kept", 0, "validation", sampled=True) for s in sections]
+    doc = Document("m", "multicol.pdf", "", "pdf", "ok", title="The multicol package∗")
+    config = GenerateConfig(types=["mcq"], phone_region="US")
+    items = generate_extractive(
+        GenerationContext.build(sections, [], assignments, seed=0, config=config, documents=[doc])
+    )
+    first = next(i for i in items if i.source.section_ids == ("m-0",))
+    assert first.question.startswith("Which command completes this statement about the multicol package")
+    assert first.answer == "\\columnbreak" and len(set(first.options)) == 4
+    assert all(o.startswith("\\") and "@" not in o for o in first.options)
+    assert all(o not in texts[0][1] for o in first.options if o != first.answer)

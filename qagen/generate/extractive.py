@@ -296,15 +296,15 @@ def _mcqs(ctx: GenerationContext, section: Section, pools: _TermPools) -> list[I
     return items
 
 
-_KIND_ORDER = ["money", "duration", "time", "quantity", "percent", "phone", "email", "url"]
+_KIND_ORDER = ["money", "duration", "time", "quantity", "percent", "phone", "email", "url", "command"]
 
 
 def _cloze_targets(section: Section, section_terms: list[Term]) -> list[tuple[Unit, Term]]:
     """One salient term per sentence or bullet, best kinds first, sentences in reading order."""
     targets: list[tuple[int, int, Unit, Term]] = []
     for unit in units(section.text):
-        if not 5 <= n_words(unit.text) <= 60:
-            continue
+        if not 5 <= n_words(unit.text) <= 60 or not re.match(r"[\w\"“'‘\\(]", unit.text):
+            continue  # a sentence, not the tail of a code line ("} which ...", "| macros ...")
         terms = find_terms(unit.text)
         terms += [t for t in section_terms if t.kind in _ENTITY_WORDS and t.text in unit.text]
         keys = [term_key(t.text) for t in terms]
@@ -344,6 +344,7 @@ _CLOZE_NL = {
     "phone": "telefoonnummer",
     "email": "e-mailadres",
     "url": "webadres",
+    "command": "commando",
 }
 
 

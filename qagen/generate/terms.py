@@ -41,6 +41,9 @@ KINDS: dict[str, re.Pattern[str]] = {
     "time": re.compile(r"(?<![\w.:])(?:\d{1,2}:\d{2}(?:\s?(?:a\.m\.|p\.m\.))?|\d{1,2}\s?(?:a\.m\.|p\.m\.))"),
     "duration": re.compile(rf"(?<![\w.])(?:{_NUM}\s(?:to|or|and)\s)?{_NUM}(?:\s|-){_UNIT_TIME}(?![\w])", re.IGNORECASE),
     "quantity": re.compile(rf"(?<![\w.])\d+(?:[.,]\d+)?\s?{_UNITS}(?![\w/])"),
+    # a TeX-style command named in a sentence ("The \columnbreak command forces ...")
+    # (internal macros with @ are left out: a reader never types them, and they give themselves away)
+    "command": re.compile(r"(?<![\w\\@])\\[A-Za-z]{3,}\*?(?![\w@])"),
 }
 MAX_POOL = 400  # distractor candidates considered per pool
 
@@ -50,6 +53,7 @@ KIND_WORDS = {
     "time": "time",
     "duration": "period",
     "quantity": "value",
+    "command": "command",
 }
 
 
@@ -164,6 +168,8 @@ def signature(kind: str, text: str) -> str:
         return re.sub(r"^(?:https?://)?(?:www\.)?", "", low).split("/", 1)[0]
     if kind == "money":
         return re.sub(r"[\d.,\s]", "", low)
+    if kind == "command":
+        return "star" if text.endswith("*") else "command"
     ranged = bool(re.search(r"\s(?:to|or|and)\s", low))
     return f"{_unit(text)}|{ranged}|{'-' in low}"
 
