@@ -266,7 +266,12 @@ def _mcqs(ctx: GenerationContext, section: Section, pools: _TermPools) -> list[I
     for unit, term in _cloze_targets(section, section_terms):
         rng = random.Random(f"{ctx.seed}:mcq:{section.id}:{unit.index}:{term.text}")
         distractors, origin = pick_distractors(
-            term, pools.pools(term.kind, ctx.topic(section.id), section.id), in_section, rng, context=section.text
+            term,
+            pools.pools(term.kind, ctx.topic(section.id), section.id),
+            in_section,
+            rng,
+            context=section.text,
+            region=ctx.config.phone_region,
         )
         if len(distractors) < 3:
             continue
