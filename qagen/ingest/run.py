@@ -13,6 +13,7 @@ from qagen.config import ParseConfig
 from qagen.ingest.cache import ParseCache
 from qagen.ingest.detect import format_of_extension
 from qagen.ingest.discover import sniff
+from qagen.ingest.kinds import classify_section, join_letter_spaced
 from qagen.ingest.model import ParsedDoc
 from qagen.ingest.parallel import Outcome, run_isolated
 from qagen.ingest.worker import hard_limit, parse_file
@@ -194,17 +195,20 @@ def _claimed_format(path: Path) -> str:
 
 
 def _section(doc_id: str, rel: str, order: int, s: dict[str, Any]) -> Section:
+    heading = join_letter_spaced(str(s["heading"]))
+    text = join_letter_spaced(str(s["text"]))
     return Section(
         id=f"{doc_id}-s{order:04d}",
         doc_id=doc_id,
         doc_path=rel,
-        heading=str(s["heading"]),
-        text=str(s["text"]),
+        heading=heading,
+        text=text,
         page_start=int(s["page_start"]),
         page_end=int(s["page_end"]),
         order=order,
         char_start=int(s["char_start"]),
         char_end=int(s["char_end"]),
+        kind=classify_section(heading, text),
     )
 
 

@@ -1,0 +1,75 @@
+"""Code answers: the reference answer is mostly code or markup, not an answer in words.
+
+A chatbot's users ask how to do something and expect an explanation; an answer that is a
+LaTeX or MetaPost fragment, a shell command or a block of source code makes a poor reference
+(it is copied from an example, cannot be paraphrased, and grades badly). The answer judged
+is ``item.answer``, or for an MCQ the correct option (``item.options[item.answer_index]``).
+
+It is rejected (reason ``code``, value: its code share) when at least half of its non-blank
+characters sit on code or markup lines (:func:`qagen.ingest.kinds.code_share`; a sentence
+with an inline ``\\command`` is not code) — unless the question asks for code: a command,
+macro, syntax, option, environment, key or parameter name, or what to type or write, in
+English, Dutch, German, French, Spanish, Italian or Portuguese ("Which command ...?",
+"Welk commando ...?", "Welcher Befehl ...?", "Quelle commande ...?", "¿Qué comando ...?").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from qagen.filters.base import FilterContext, ItemFilter, Reject
+from qagen.ingest.kinds import CODE_SHARE, code_share
+from qagen.records import Item
+
+if TYPE_CHECKING:
+    from qagen.config import FilterConfig
+
+# Words of a question that asks for code, whole words. Ambiguous ones are left out ("key
+# difference", "what type of", "the source of", "in which order").
+_ASKS_FOR_CODE = re.compile(
+    r"\b(?:"
+    # en
+    r"commands?|macros?|syntax|snippets?|code|keywords?|environments?|options?|parameters?|arguments?|flags?|"
+    r"directives?|declarations?|markup|invoke|invocation|key names?|"
+    # nl
+    r"commando'?s?|opdracht(?:en)?|syntaxis|omgeving(?:en)?|opties?|parameters?|argumenten|broncode|"
+    # de
+    r"befehle?s?|befehlen|kommandos?|makros?|umgebung(?:en)?|optionen?|parameter[n]?|argumente?|quelltext|"
+    r"anweisung(?:en)?|"
+    # fr
+    r"commandes?|syntaxe|environnements?|paramètres?|"
+    # es, pt, it
+    r"comandos?|sintaxis|sintaxe|sintassi|entornos?|ambientes?|opci[oó]n(?:es)?|op[cç](?:ão|ões|oes|ao)|"
+    r"opzion[ei]|parámetros?|parâmetros?|parametri|argumentos?|argomenti|código|codice"
+    r")\b"
+    # what to type or write: the verb after "to", "you", "should", ... (not "who wrote")
+    r"|\b(?:to|you|we|one|should|must|do|does)\s+(?:\w+\s+)?(?:type|enter|write)\b"
+    r"|\b(?:typen|intypen|invoeren|eingeben|eintippen|tippen|taper|tapez|saisir|saisissez|écrire|écrivez|"
+    r"escribir|escriba|teclear|escrever|escreva|digitar|digite|digitare|scrivere|scrivi)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_for_code(question: str) -> bool:
+    """True when ``question`` explicitly asks for code: a command, macro, syntax, option, ...."""
+    return bool(_ASKS_FOR_CODE.search(question))
+
+
+def judged_answer(item: Item) -> str:
+    """The answer a code check judges: the correct option of an MCQ, else ``item.answer``."""
+    index = item.answer_index
+    if item.type == "mcq" and item.options and index is not None and 0 <= index < len(item.options):
+        return item.options[index]
+    return item.answer
+
+
+def check_code_answer(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject | None:
+    """Reject an answer that is mostly code or markup, unless the question asks for code."""
+    share = code_share(judged_answer(item))
+    if share < CODE_SHARE or asks_for_code(item.question):
+        return None
+    return Reject("code", share)
+
+
+CODE_ANSWER = ItemFilter("code_answer", check_code_answer)
