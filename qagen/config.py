@@ -305,6 +305,20 @@ class FilterConfig(_Section):
 
     rouge_type: Literal["rougeL", "rouge1"] = Field("rougeL", description="ROUGE recall used for grounding")
     grounding_threshold: float = Field(0.2, ge=0, le=1, description="min ROUGE recall of answer tokens in the section")
+    content_recall: float = Field(
+        0.5,
+        ge=0,
+        le=1,
+        description="min share of the answer's (and MCQ rationale's) content words, stop words left out, found in "
+        "the source section or its document's title",
+    )
+    subject_max_doc_share: float = Field(
+        0.2,
+        gt=0,
+        le=1,
+        description="self_contained: a question names its subject when it holds a word of its document's title, "
+        "or a word of its document found in at most this share of the corpus's documents (at least one)",
+    )
     distractor_max_support: float = Field(
         0.9, ge=0, le=1, description="reject an MCQ with a distractor this supported (ROUGE recall) by the source"
     )
@@ -332,13 +346,17 @@ class FilterConfig(_Section):
 
 
 class SplitsConfig(_Section):
-    """Cross-evaluation splits and the leakage check."""
+    """Cross-evaluation splits, the leakage check and the question-side answerability check."""
 
     leakage_rouge: float = Field(
         0.8, gt=0, le=1, description="an answer with this ROUGE recall in a page of the other fold leaks"
     )
     leakage_rouge_type: Literal["rougeL", "rouge1"] = Field("rougeL", description="ROUGE recall of the leakage check")
-    leakage_embeddings: bool = Field(True, description="also compare answers and passages by embedding similarity")
+    leakage_embeddings: bool = Field(
+        True,
+        description="also compare by embedding similarity (answers and passages; questions and pages in the "
+        "answerability check)",
+    )
     leakage_similarity: float = Field(
         0.8,
         gt=0,
@@ -352,6 +370,54 @@ class SplitsConfig(_Section):
     leakage_window_words: int = Field(120, gt=10, description="words per page passage compared by embedding")
     leakage_min_words: int = Field(
         8, gt=0, description="shorter answers are checked together with their question (a bare date matches anywhere)"
+    )
+    answerability: bool = Field(
+        True,
+        description="check each unanswerable question from its side: an item whose question the iteration's corpus "
+        "answers (a section heading holding its terms, or its terms and answer on a page) leaves the unanswerable "
+        "role; also checks that each answerable item's answer is on its source pages",
+    )
+    answerability_top_k: int = Field(
+        4, gt=0, description="corpus pages retrieved per question (BM25 and embeddings, rank-fused) and checked"
+    )
+    answerability_specific_share: float = Field(
+        0.2,
+        gt=0,
+        le=1,
+        description="a question term used by at most this share of the documents is specific (a name); the page "
+        "must hold every specific term",
+    )
+    answerability_coverage: float = Field(
+        0.8,
+        gt=0,
+        le=1,
+        description="share of the question's terms (weighted by inverse document frequency) a page must hold",
+    )
+    answerability_answer_rouge: float = Field(
+        0.6,
+        gt=0,
+        le=1,
+        description="the answer is found in a page when a passage has this ROUGE recall of it (leakage_rouge_type)",
+    )
+    answerability_answer_similarity: float = Field(
+        0.8,
+        gt=0,
+        le=1,
+        description="the answer is also found when a passage is this similar to it (cosine, with leakage_embeddings)",
+    )
+    answerability_judge: Literal["auto", "on", "off"] = Field(
+        "auto",
+        description="ask the LLM (prompts/answerability.md) about questions the offline check finds answerable "
+        "or is unsure of: auto = when llm.backend is not extractive; its quote must be in the pages",
+    )
+    drop_unsupported_answerable: bool = Field(
+        False,
+        description="leave out of the splits (both roles) an item whose answer is not found on its source pages "
+        "(off: such items are counted and listed in splits/leakage.json; the filter stage already checks "
+        "grounding against the source section)",
+    )
+    min_cell_items: int = Field(
+        20, ge=0, description="warn when an iteration has fewer answerable or unanswerable questions than this"
     )
     refusal_answer: str = Field(
         "I cannot answer this question from the available documents.",

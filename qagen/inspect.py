@@ -82,6 +82,8 @@ def placed_in_splits(out: Path, crosseval: dict[str, Any]) -> dict[str, Any]:
                 "fold": it.get("corpus_fold"),
                 **{k: counts.get(k, 0) for k in ("pages", "answerable", "unanswerable")},
                 "excluded_leakage": counts.get("unanswerable_excluded_leakage", 0),
+                "excluded_answerable": counts.get("unanswerable_excluded_answerable", 0),
+                "dropped_unsupported": counts.get("answerable_excluded_unsupported", 0),
             }
         )
         answerable = out / str(it.get("answerable") or "")
@@ -95,6 +97,13 @@ def placed_in_splits(out: Path, crosseval: dict[str, Any]) -> dict[str, Any]:
         "items_excluded": items.get("excluded") or {},
         "placed_by_split_fold_type": dict(sorted(by_cell.items())),
     }
+    leakage = crosseval.get("leakage") or {}
+    if "answerable_from_corpus" in leakage:  # the question-side check ran
+        data["answerability"] = {
+            "answerable_from_corpus": leakage.get("answerable_from_corpus", 0),
+            "unsupported_answerable": leakage.get("unsupported_answerable", 0),
+        }
+    data["warnings"] = [w.get("message", "") for w in crosseval.get("warnings") or [] if isinstance(w, dict)]
     review = crosseval.get("review")
     if review:
         keys = ("approved_only", "rule", "items", "reviewed", "approved", "not_reviewed", "verdicts")
@@ -113,16 +122,27 @@ def _splits_lines(splits: dict[str, Any]) -> list[str]:
         )
     if splits["items_excluded"]:
         head += "; not placed: " + ", ".join(f"{k}={v}" for k, v in sorted(splits["items_excluded"].items()))
-    lines = [
-        "",
-        head,
-        f"  {'iteration':<26} {'pages':>6} {'answerable':>11} {'unanswerable':>13} {'left out (leakage)':>19}",
-    ]
+    checked = "answerability" in splits
+    header = f"  {'iteration':<26} {'pages':>6} {'answerable':>11} {'unanswerable':>13} {'left out (leakage)':>19}"
+    if checked:
+        header += f" {'left out (answered by corpus)':>30} {'dropped (answer not found)':>27}"
+    lines = ["", head, header]
     for it in splits["iterations"]:
-        lines.append(
+        row = (
             f"  {it['name']:<26} {it['pages']:>6} {it['answerable']:>11} {it['unanswerable']:>13} "
             f"{it['excluded_leakage']:>19}"
         )
+        if checked:
+            row += f" {it['excluded_answerable']:>30} {it['dropped_unsupported']:>27}"
+        lines.append(row)
+    if checked:
+        a = splits["answerability"]
+        lines.append(
+            f"question-side check: {a['answerable_from_corpus']} unanswerable question(s) answered by the other "
+            f"fold's pages, left out; {a['unsupported_answerable']} answer(s) not found on their source pages "
+            "(evidence: splits/leakage.json)"
+        )
+    lines += [f"warning: {w}" for w in splits.get("warnings", [])]
     if splits["placed_by_split_fold_type"]:
         lines.append("placed by split/fold/type:")
         lines += [f"  {k:<32} {v}" for k, v in splits["placed_by_split_fold_type"].items()]

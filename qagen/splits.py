@@ -8,10 +8,10 @@ configured refusal). Layout, relative to the output folder::
     splits/{set}/fold_{i}/pages.jsonl      corpus of iteration i (Page records)
     splits/{set}/fold_{i}/items.jsonl         fold i's items, as answerable records
     splits/{set}/fold_{i}/unanswerable.jsonl  iteration i's unanswerable records: the other fold's
-                                              items (leakage-flagged ones left out), expected
-                                              behaviour "refuse", expected answer the refusal
+                                              items (those the checks below take out left out),
+                                              expected behaviour "refuse", expected answer the refusal
     splits/{set}/fold_{i}/questions.jsonl     iteration i: items.jsonl + unanswerable.jsonl
-    splits/leakage.json                    the leakage check, per item
+    splits/leakage.json                    the leakage, answerability and answer checks, per item
     crosseval.json                         the iterations and their files (written by the runner)
 
 Which pages are in a corpus: a page belongs to fold i when all its kept sections are in
@@ -21,9 +21,25 @@ unit (page or document) held sections of both folds, so loading it would make qu
 of the other fold answerable. A page's split is its sections' split; sections of one
 page always agree because the fold builder splits whole units (pages or documents).
 
-Leakage: an item whose answer is still found in the other fold's pages (ROUGE recall or
-embedding similarity at or above the thresholds in ``[splits]``) is flagged and left out
-of the unanswerable role; it stays answerable in its own iteration.
+Leakage, from the answer's side: an item whose answer is still found in the other fold's
+pages (ROUGE recall or embedding similarity at or above the thresholds in ``[splits]``) is
+flagged and left out of the unanswerable role; it stays answerable in its own iteration.
+
+Answerability, from the question's side (:mod:`qagen.answerability`, ``splits.answerability``):
+an item whose question the iteration's corpus answers (a generic "What are the options?"
+asked of a corpus with an "Options" section; a question whose terms and answer are on a
+page; or an LLM judge's verified "yes") is left out of the unanswerable role too, with its
+evidence in ``splits/leakage.json``. The mirror check: an item whose answer is not found on
+its own source pages is reported, and with ``splits.drop_unsupported_answerable`` left out
+of both roles (a question its corpus cannot answer is no valid answerable item, and the
+unanswerable questions of an iteration stay the other iteration's answerable ones less
+those a check took out).
+
+Warnings (``crosseval.json`` ``warnings``, each ``{"code", "message", ...}``): an iteration
+with fewer than ``splits.min_cell_items`` answerable or unanswerable questions
+(``small_cell``), a fold whose kept sections are all of one topic (``one_topic_fold``), and
+an iteration without answerable or unanswerable items of a type that other iterations of
+its set have (``missing_type``).
 """
 
 from __future__ import annotations
@@ -40,6 +56,7 @@ from qagen.records import SCHEMA_VERSION, FoldAssignment, Item, Page, Section, t
 if TYPE_CHECKING:
     import numpy as np
 
+    from qagen.answerability import CheckResult, Judge
     from qagen.config import SplitsConfig
 
 SETS = ("validation", "test")
@@ -74,8 +91,9 @@ def build_splits(
     config: SplitsConfig,
     embed: Embed | None = None,
     sections: Mapping[str, Section] | None = None,
+    judge: Judge | None = None,
 ) -> SplitsResult:
-    """Lay out the cross-evaluation iterations and run the leakage check.
+    """Lay out the cross-evaluation iterations and run the leakage and answerability checks.
 
     Args:
         items: Accepted items (``items.jsonl``); ids must be unique.
@@ -85,7 +103,10 @@ def build_splits(
         embed: Texts -> L2-normalised vectors, for the embedding half of the leakage check
             (None: ROUGE only).
         sections: Sections by id; when given, records carry their source section texts as
-            ``contexts`` (else the source pages' texts).
+            ``contexts`` (else the source pages' texts), and the answerability check reads
+            their headings.
+        judge: An answerability judge (:class:`~qagen.answerability.LLMAnswerabilityJudge`)
+            for the questions the offline check finds answerable or is unsure of; None: offline only.
 
     Returns:
         A :class:`SplitsResult`.
@@ -106,16 +127,55 @@ def build_splits(
     placed, item_excluded = _place_items(items, by_section, page_of, page_cell)
     contexts = _contexts(items, sections, {p.id: p for p in pages}, page_of)
     leak = _leakage(placed, corpus, config, embed)
+    checks = _answerability(placed, corpus, pages, config, embed, sections, judge, page_of)
+    keep = {it.id: _kept(it.id, leak, checks, config) for its in placed.values() for it in its}
     answerable = {
-        cell: [_record(it, "answerable", config, contexts, leak) for it in its] for cell, its in placed.items()
+        cell: [_record(it, "answerable", config, contexts, leak) for it in its if keep[it.id][0]]
+        for cell, its in placed.items()
     }
     questions: dict[Cell, list[dict[str, Any]]] = {}
     for s, f in corpus:
-        other = [it for it in placed[(s, 3 - f)] if not leak[it.id]["flagged"]]
-        questions[(s, f)] = answerable[(s, f)] + [_record(it, "unanswerable", config, contexts, leak) for it in other]
-    leakage = _leakage_report(placed, leak, config)
-    crosseval = _crosseval(corpus, placed, questions, leak, config, page_excluded, item_excluded, len(pages))
+        other = [it for it in placed[(s, 3 - f)] if keep[it.id][1]]
+        refuse = [_record(it, "unanswerable", config, contexts, leak) for it in other]
+        questions[(s, f)] = answerable[(s, f)] + refuse
+    leakage = _leakage_report(placed, leak, checks, keep, config)
+    crosseval = _crosseval(
+        corpus, placed, questions, leak, checks, keep, config, page_excluded, item_excluded, len(pages)
+    )
+    crosseval["warnings"] = cell_warnings(questions, placed, assignments, config)
     return SplitsResult(corpus, answerable, questions, crosseval, leakage)
+
+
+def _answerability(
+    placed: Mapping[Cell, list[Item]],
+    corpus: Mapping[Cell, list[Page]],
+    pages: Sequence[Page],
+    config: SplitsConfig,
+    embed: Embed | None,
+    sections: Mapping[str, Section] | None,
+    judge: Judge | None,
+    page_of: Mapping[str, str],
+) -> CheckResult | None:
+    if not config.answerability:
+        return None
+    from qagen.answerability import check
+
+    return check(placed, corpus, pages, config, embed, sections, judge, page_of)
+
+
+def _kept(
+    item_id: str, leak: Mapping[str, dict], checks: CheckResult | None, config: SplitsConfig
+) -> tuple[bool, bool]:
+    """(kept in the answerable role, kept in the unanswerable role) of one item.
+
+    An item whose answer is not on its source pages is dropped (``drop_unsupported_answerable``)
+    from both roles: it is not a valid item, and each iteration's unanswerable questions stay
+    the other iteration's answerable ones less those a check took out."""
+    if checks is None:
+        return True, not leak[item_id]["flagged"]
+    supported = checks.answerable[item_id]["supported"] or not config.drop_unsupported_answerable
+    answered = checks.unanswerable[item_id]["answerable"]
+    return supported, supported and not (leak[item_id]["flagged"] or answered)
 
 
 def _page_cells(pages: Sequence[Page], by_section: Mapping[str, FoldAssignment]) -> tuple[dict[str, Cell], Counter]:
@@ -187,6 +247,8 @@ def _contexts(
 def _record(
     item: Item, role: str, config: SplitsConfig, contexts: Mapping[str, list[str]], leak: Mapping[str, dict]
 ) -> dict[str, Any]:
+    """One question record (``schemas/split_question.schema.json``; the answerability evidence
+    is in ``splits/leakage.json``, not here)."""
     answerable = role == "answerable"
     return {
         **to_dict(item),
@@ -300,15 +362,38 @@ def _windows(text: str, size: int) -> list[str]:
 
 
 def _leakage_report(
-    placed: Mapping[Cell, list[Item]], leak: Mapping[str, dict], config: SplitsConfig
+    placed: Mapping[Cell, list[Item]],
+    leak: Mapping[str, dict],
+    checks: CheckResult | None,
+    keep: Mapping[str, tuple[bool, bool]],
+    config: SplitsConfig,
 ) -> dict[str, Any]:
+    """``splits/leakage.json``: per item, the answer-side leakage measures (flat, as before),
+    ``answerability`` (question side, against the other fold's corpus) and ``answer_check``
+    (its answer on its own source pages); summaries per cell (the item's own set/fold) and overall."""
     by_cell = {}
     rows = []
     for (s, f), items in placed.items():
         flagged = [it.id for it in items if leak[it.id]["flagged"]]
-        by_cell[f"{s}/fold_{f}"] = {"checked": len(items), "flagged": len(flagged), "flagged_ids": flagged}
-        rows += [{"id": it.id, "set": s, "fold": f, "against_fold": 3 - f, **leak[it.id]} for it in items]
-    return {
+        cell: dict[str, Any] = {"checked": len(items), "flagged": len(flagged), "flagged_ids": flagged}
+        if checks is not None:
+            moved = [it.id for it in items if checks.unanswerable[it.id]["answerable"]]
+            unsupported = [it.id for it in items if not checks.answerable[it.id]["supported"]]
+            cell.update(
+                answerable_from_corpus=len(moved),
+                answerable_from_corpus_ids=moved,
+                unsupported=len(unsupported),
+                unsupported_ids=unsupported,
+            )
+        by_cell[f"{s}/fold_{f}"] = cell
+        for it in items:
+            row = {"id": it.id, "set": s, "fold": f, "against_fold": 3 - f, **leak[it.id]}
+            row["unanswerable_role"], row["answerable_role"] = keep[it.id][1], keep[it.id][0]
+            if checks is not None:
+                row["answerability"] = checks.unanswerable[it.id]
+                row["answer_check"] = checks.answerable[it.id]
+            rows.append(row)
+    report: dict[str, Any] = {
         "thresholds": {
             "rouge": config.leakage_rouge,
             "rouge_type": config.leakage_rouge_type,
@@ -316,8 +401,40 @@ def _leakage_report(
         },
         "checked": len(rows),
         "flagged": sum(r["flagged"] for r in rows),
-        "by_cell": by_cell,
-        "items": rows,
+    }
+    if checks is not None:
+        report["answerability"] = _answerability_summary(checks, config)
+    return {**report, "by_cell": by_cell, "items": rows}
+
+
+def _answerability_summary(checks: CheckResult, config: SplitsConfig) -> dict[str, Any]:
+    verdicts = list(checks.unanswerable.values())
+    moved = [v for v in verdicts if v["answerable"]]
+    unsupported = [k for k, v in checks.answerable.items() if not v["supported"]]
+    judge = [v["judge"]["status"] for v in verdicts if v.get("judge")]
+    return {
+        "thresholds": {
+            "top_k": config.answerability_top_k,
+            "specific_share": config.answerability_specific_share,
+            "coverage": config.answerability_coverage,
+            "answer_rouge": config.answerability_answer_rouge,
+            "answer_similarity": config.answerability_answer_similarity if config.leakage_embeddings else None,
+        },
+        "checked": len(verdicts),
+        "answerable_from_corpus": len(moved),
+        "offline": dict(sorted(Counter(v["verdict"] for v in verdicts).items())),
+        "by_check": dict(
+            sorted(Counter(v["check"] if v["decided_by"] == "offline" else "judge" for v in moved).items())
+        ),
+        "judged": checks.judged,
+        "judge": dict(sorted(Counter(judge).items())),
+        "judge_llm": checks.judge_stats,
+        "answer_check": {
+            "checked": len(checks.answerable),
+            "unsupported": len(unsupported),
+            "dropped": len(unsupported) if config.drop_unsupported_answerable else 0,
+            "unsupported_ids": unsupported,
+        },
     }
 
 
@@ -326,6 +443,8 @@ def _crosseval(
     placed: Mapping[Cell, list[Item]],
     questions: Mapping[Cell, list[dict]],
     leak: Mapping[str, dict],
+    checks: CheckResult | None,
+    keep: Mapping[str, tuple[bool, bool]],
     config: SplitsConfig,
     page_excluded: Counter,
     item_excluded: Counter,
@@ -335,6 +454,20 @@ def _crosseval(
     for s, f in corpus:
         other = placed[(s, 3 - f)]
         flagged = [it.id for it in other if leak[it.id]["flagged"]]
+        left_out = [it.id for it in other if not keep[it.id][1]]
+        dropped = [it.id for it in placed[(s, f)] if not keep[it.id][0]]
+        counts = {
+            "pages": len(corpus[(s, f)]),
+            "answerable": len(placed[(s, f)]) - len(dropped),
+            "unanswerable": len(other) - len(left_out),
+            "unanswerable_excluded_leakage": len(flagged),
+        }
+        if checks is not None:
+            # each left-out item counted once, leakage first, so that the counts add up
+            unsupported = [i for i in left_out if not keep[i][0] and not leak[i]["flagged"]]
+            counts["unanswerable_excluded_answerable"] = len(left_out) - len(flagged) - len(unsupported)
+            counts["unanswerable_excluded_unsupported"] = len(unsupported)
+            counts["answerable_excluded_unsupported"] = len(dropped)
         iterations.append(
             {
                 "name": f"{s}_iteration_{f}",
@@ -345,27 +478,91 @@ def _crosseval(
                 "answerable": f"splits/{s}/fold_{f}/items.jsonl",
                 "unanswerable": f"splits/{s}/fold_{f}/unanswerable.jsonl",
                 "questions": f"splits/{s}/fold_{f}/questions.jsonl",
-                "counts": {
-                    "pages": len(corpus[(s, f)]),
-                    "answerable": len(placed[(s, f)]),
-                    "unanswerable": len(other) - len(flagged),
-                    "unanswerable_excluded_leakage": len(flagged),
-                },
-                "unanswerable_excluded": flagged,
+                "counts": counts,
+                "unanswerable_excluded": left_out,
+                **({"answerable_excluded": dropped} if checks is not None else {}),
             }
         )
+    leakage: dict[str, Any] = {"report": "splits/leakage.json", "checked": len(leak), "flagged": 0}
+    leakage["flagged"] = sum(v["flagged"] for v in leak.values())
+    if checks is not None:
+        leakage["answerable_from_corpus"] = sum(v["answerable"] for v in checks.unanswerable.values())
+        leakage["unsupported_answerable"] = sum(not v["supported"] for v in checks.answerable.values())
     return {
         "schema_version": SCHEMA_VERSION,
         "refusal_answer": config.refusal_answer,
         "iterations": iterations,
         "pages": {"total": n_pages, "in_corpus": sum(map(len, corpus.values())), "excluded": dict(page_excluded)},
         "items": {"placed": sum(map(len, placed.values())), "excluded": dict(item_excluded)},
-        "leakage": {
-            "report": "splits/leakage.json",
-            "checked": len(leak),
-            "flagged": sum(v["flagged"] for v in leak.values()),
-        },
+        "leakage": leakage,
     }
+
+
+ITEM_TYPES = ("long_form", "factoid", "mcq")
+
+
+def cell_warnings(
+    questions: Mapping[Cell, list[dict[str, Any]]],
+    placed: Mapping[Cell, list[Item]],
+    assignments: Sequence[FoldAssignment],
+    config: SplitsConfig,
+) -> list[dict[str, Any]]:
+    """Cells too small or too narrow to measure much: see the module docstring."""
+    out: list[dict[str, Any]] = []
+    roles: dict[Cell, dict[str, Counter[str]]] = {}
+    for (s, f), recs in questions.items():
+        name = f"{s}_iteration_{f}"
+        by_role = {
+            role: Counter(r["type"] for r in recs if r["role"] == role) for role in ("answerable", "unanswerable")
+        }
+        roles[(s, f)] = by_role
+        for role, types in by_role.items():
+            n = sum(types.values())
+            if n < config.min_cell_items:
+                out.append(
+                    {
+                        "code": "small_cell",
+                        "iteration": name,
+                        "role": role,
+                        "count": n,
+                        "message": f"{name} has {n} {role} question(s), fewer than splits.min_cell_items="
+                        f"{config.min_cell_items}: its rates are uncertain",
+                    }
+                )
+    topics: dict[Cell, set[int]] = {}
+    for a in assignments:
+        if a.status == "kept" and a.fold in (1, 2) and a.split in SETS:
+            topics.setdefault((a.split, a.fold), set()).add(a.topic_id)
+    for (s, f), ids in sorted(topics.items()):
+        if len(ids) == 1:
+            (topic,) = ids
+            out.append(
+                {
+                    "code": "one_topic_fold",
+                    "set": s,
+                    "fold": f,
+                    "topic_id": topic,
+                    "message": f"{s} fold {f} is made of one topic ({topic}): its iteration tests one subject, and the "
+                    f"other iteration's unanswerable questions all come from it",
+                }
+            )
+    for s in SETS:
+        present = {t for f in FOLDS for it in placed.get((s, f), ()) for t in [it.type]}
+        for f in FOLDS:
+            for role in ("answerable", "unanswerable"):
+                missing = [t for t in ITEM_TYPES if t in present and not roles.get((s, f), {}).get(role, {}).get(t)]
+                if missing:
+                    name = f"{s}_iteration_{f}"
+                    out.append(
+                        {
+                            "code": "missing_type",
+                            "iteration": name,
+                            "role": role,
+                            "types": missing,
+                            "message": f"{name} has no {role} {', '.join(missing)} question(s) (the {s} set has some)",
+                        }
+                    )
+    return out
 
 
 def write_splits(result: SplitsResult, out_dir: str | Path) -> dict[str, Any]:

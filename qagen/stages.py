@@ -340,6 +340,22 @@ def _generate_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
     return {"llm": obj, "prompts": prompt_fingerprint(extra.get("prompts_dir")), "few_shot": few_shot_hash}
 
 
+def _splits_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
+    """The embedder, and when the answerability judge may run, the LLM and the judge prompt."""
+    fp: dict[str, Any] = {"embedder": _embedder_fingerprint(config, extra)}
+    judge = config.splits.answerability_judge
+    backend = extra.get("llm") or config.llm.backend
+    if config.splits.answerability and (judge == "on" or (judge == "auto" and backend != "extractive")):
+        from qagen.answerability import load_answerability_prompt
+
+        if backend is not None and not isinstance(backend, str):
+            from qagen.llm import get_llm
+
+            backend = get_llm(backend, config.llm).id
+        fp.update(llm=backend, prompt=load_answerability_prompt(extra.get("prompts_dir")).hash)
+    return fp
+
+
 def _generation_context(ctx: StageContext, gen_cfg: Any) -> Any:
     from qagen.generate import GenerationContext
 
@@ -502,9 +518,36 @@ def run_filter(ctx: StageContext) -> StageOutput:
 # --- splits -----------------------------------------------------------------------------
 
 
+def _remaining_budget(ctx: StageContext) -> Any:
+    """The config with what is left of ``llm.max_requests`` / ``llm.max_cost_usd`` after generation.
+
+    The budgets bound a whole build: the answerability judge may spend only what generation
+    left. None when nothing is left (the judge does not run; the offline verdicts stand).
+    """
+    llm = ctx.config.llm
+    if llm.max_requests is None and llm.max_cost_usd is None:
+        return ctx.config
+    spent = (ctx.manifest.get("stages", {}).get("generate") or {}).get("llm") or {}
+    update: dict[str, Any] = {}
+    if llm.max_requests is not None:
+        left = llm.max_requests - int(spent.get("requests_sent", 0))
+        if left <= 0:
+            ctx.log("warning: splits: llm.max_requests is spent by generation; the answerability judge did not run")
+            return None
+        update["max_requests"] = left
+    if llm.max_cost_usd is not None:
+        left_usd = llm.max_cost_usd - float(spent.get("cost_usd") or 0.0)
+        if left_usd <= 0:
+            ctx.log("warning: splits: llm.max_cost_usd is spent by generation; the answerability judge did not run")
+            return None
+        update["max_cost_usd"] = left_usd
+    return ctx.config.model_copy(update={"llm": llm.model_copy(update=update)})
+
+
 def run_splits(ctx: StageContext) -> StageOutput:
     import dataclasses
 
+    from qagen.answerability import make_judge
     from qagen.review import review_selection
     from qagen.splits import build_splits
 
@@ -514,6 +557,17 @@ def run_splits(ctx: StageContext) -> StageOutput:
         ctx.inputs["items.jsonl"], ctx.inputs.get("reviews.jsonl"), cfg.approved_only, cfg.approval_rule
     )
     embedder = make_embedder(ctx)
+    config = _remaining_budget(ctx)
+    try:
+        judge = (
+            None
+            if config is None
+            else make_judge(
+                config, ctx.extra.get("llm"), ctx.cache_dir, ctx.extra.get("prompts_dir"), progress=ctx.progress
+            )
+        )
+    except ValueError as exc:
+        raise BuildError(str(exc)) from None
     result = build_splits(
         items,
         ctx.inputs["pages.jsonl"],
@@ -521,12 +575,28 @@ def run_splits(ctx: StageContext) -> StageOutput:
         ctx.config.splits,
         embed=embedder.embed,
         sections={s.id: s for s in sections},
+        judge=judge,
     )
     counts = {f"{s}/fold_{f}": len(v) for (s, f), v in sorted(result.questions.items())}
     counts["leakage_flagged"] = result.leakage["flagged"]
+    checked = result.leakage.get("answerability")
+    if checked is not None:  # the question-side check and the answer check of the answerable role
+        counts["answerable_from_corpus"] = checked["answerable_from_corpus"]
+        counts["answerable_unsupported"] = checked["answer_check"]["unsupported"]
+        if judge is not None:
+            counts["answerability_judged"] = checked["judged"]
+    warnings = result.crosseval.get("warnings", [])
+    counts["warnings"] = len(warnings)
+    for warning in warnings:
+        ctx.log(f"warning: splits: {warning['message']}")
     counts.update(review_items=len(items), reviewed=review["reviewed"], approved=review["approved"])
     result = dataclasses.replace(result, crosseval={**result.crosseval, "review": review})
-    return StageOutput({"crosseval.json": result}, counts=counts)
+    info: dict[str, Any] = {"warnings": warnings}
+    incomplete = None
+    if judge is not None:
+        info["llm"] = judge.stats()
+        incomplete = _unfinished(info["llm"], ctx.config.llm.cache_failures)
+    return StageOutput({"crosseval.json": result}, counts=counts, info=info, incomplete=incomplete)
 
 
 # --- report -----------------------------------------------------------------------------

@@ -27,6 +27,8 @@ def grounded_responder(body: dict) -> dict:
     # the section's own heading: the last "Section:" line (few-shot examples come first)
     headings = re.findall(r"^Section: (.*)$", prompt, re.M)
     topic = headings[-1].strip() if headings else "this service"
+    if '"answerable"' in prompt:  # the answerability judge: these pages do not answer it
+        return {"answerable": "no", "evidence": ""}
     if '{"candidates"' in prompt:
         return {
             "candidates": [

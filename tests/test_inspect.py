@@ -53,7 +53,7 @@ def test_inspect_shows_what_the_splits_hold_under_approved_only(tmp_path):
     )
     assert "long_form" not in placed and "factoid" not in placed
     row = next(line for line in placed.splitlines() if line.strip().startswith("validation_iteration_1"))
-    assert row.split() == ["validation_iteration_1", "3", "3", "3", "0"]
+    assert row.split() == ["validation_iteration_1", "3", "3", "3", "0", "0", "0"]
     assert json.loads(inspect_dir(out, as_json=True))["splits"] == splits
 
 

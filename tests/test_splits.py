@@ -110,9 +110,14 @@ def test_corpus_membership_and_exclusions():
     assert res.crosseval["items"]["excluded"] == {"source section not kept in the item's fold and split": 1}
 
 
+# The answer-side leakage tests give items answers from another section than their source: the
+# mirror check (an answerable item's answer is on its source pages) would drop them, so it is off.
+KEEP_UNSUPPORTED = SplitsConfig(drop_unsupported_answerable=False)
+
+
 def test_roles_expected_behaviour_and_leakage():
     items, pages, assignments, sections = scenario()
-    cfg = SplitsConfig()
+    cfg = KEEP_UNSUPPORTED
     res = build_splits(items, pages, assignments, cfg, embed=None, sections=sections)
     q = {cell: {r["id"]: r for r in recs} for cell, recs in res.questions.items()}
     it1 = q[("validation", 1)]
@@ -128,9 +133,43 @@ def test_roles_expected_behaviour_and_leakage():
     assert res.leakage["flagged"] == 1 and res.leakage["by_cell"]["validation/fold_2"]["flagged_ids"] == ["v2leak"]
     it = next(i for i in res.crosseval["iterations"] if i["name"] == "validation_iteration_1")
     assert it["unanswerable_excluded"] == ["v2leak"]
-    assert it["counts"] == {"pages": 3, "answerable": 3, "unanswerable": 1, "unanswerable_excluded_leakage": 1}
+    assert it["counts"] == {
+        "pages": 3,
+        "answerable": 3,
+        "unanswerable": 1,
+        "unanswerable_excluded_leakage": 1,
+        "unanswerable_excluded_answerable": 0,
+        "unanswerable_excluded_unsupported": 0,
+        "answerable_excluded_unsupported": 0,
+    }
     assert it["corpus"] == "splits/validation/fold_1/pages.jsonl"
     assert it["unanswerable"] == "splits/validation/fold_1/unanswerable.jsonl"
+    # the questions ("What does section s4 say?") have no content terms: the question side moves nothing
+    assert res.leakage["answerability"]["answerable_from_corpus"] == 0
+    assert res.leakage["answerability"]["offline"] == {"uncertain": 7}
+    # v2leak's answer is s3's text, not on its own source page (p4): reported, kept here
+    assert res.leakage["answerability"]["answer_check"]["unsupported_ids"] == ["v2leak"]
+
+
+def test_answerable_item_whose_answer_is_not_on_its_source_pages_is_dropped():
+    items, pages, assignments, sections = scenario()
+    config = SplitsConfig(drop_unsupported_answerable=True)
+    kept = build_splits(items, pages, assignments, SplitsConfig(), embed=None, sections=sections)
+    assert "v2leak" in {r["id"] for r in kept.items[("validation", 2)]}  # default: reported, not dropped
+    res = build_splits(items, pages, assignments, config, embed=None, sections=sections)
+    assert "v2leak" not in {r["id"] for r in res.items[("validation", 2)]}
+    it2 = next(i for i in res.crosseval["iterations"] if i["name"] == "validation_iteration_2")
+    assert it2["answerable_excluded"] == ["v2leak"] and it2["counts"]["answerable_excluded_unsupported"] == 1
+    assert it2["counts"]["answerable"] == 1  # v2a
+    row = next(r for r in res.leakage["items"] if r["id"] == "v2leak")
+    assert row["answer_check"] == {
+        "supported": False,
+        "source_pages_in_corpus": True,
+        "answer_rouge": pytest.approx(row["answer_check"]["answer_rouge"]),
+        "answer_similarity": None,
+    }
+    assert row["answer_check"]["answer_rouge"] < SplitsConfig().answerability_answer_rouge
+    assert row["answerable_role"] is False and row["unanswerable_role"] is False  # it leaks too
 
 
 def test_leakage_threshold_boundary():
@@ -141,7 +180,7 @@ def test_leakage_threshold_boundary():
     below = make_item("v2leak", "s5", 2, "validation", answer=" ".join([*words[:7], "zz1", "zz2", "zz3"]))
     for candidate, flagged in ((at, True), (below, False)):
         subset = [i for i in items if i.id != "v2leak"] + [candidate]
-        res = build_splits(subset, pages, assignments, SplitsConfig(), embed=None)
+        res = build_splits(subset, pages, assignments, KEEP_UNSUPPORTED, embed=None)
         rec = next(r for r in res.items[("validation", 2)] if r["id"] == "v2leak")
         assert rec["leakage"]["flagged"] is flagged, rec["leakage"]
 
@@ -153,13 +192,14 @@ def test_leakage_by_embedding_similarity():
     random.Random(0).shuffle(shuffled)
     para = make_item("v2para", "s5", 2, "validation", answer=" ".join(shuffled))
     subset = [i for i in items if i.id not in ("v2leak", "bad")] + [para]
-    cfg = SplitsConfig(leakage_window_words=200)
+    cfg = KEEP_UNSUPPORTED.model_copy(update={"leakage_window_words": 200})
     res = build_splits(subset, pages, assignments, cfg, embed=fake_embed)
     rec = next(r for r in res.items[("validation", 2)] if r["id"] == "v2para")
     assert rec["leakage"]["rouge"] < 0.8
     assert rec["leakage"]["similarity"] == pytest.approx(1.0, abs=1e-4) and rec["leakage"]["flagged"]
     assert rec["leakage"]["similarity_page_id"] == "p2"
-    off = build_splits(subset, pages, assignments, SplitsConfig(leakage_embeddings=False), embed=fake_embed)
+    off_cfg = KEEP_UNSUPPORTED.model_copy(update={"leakage_embeddings": False})
+    off = build_splits(subset, pages, assignments, off_cfg, embed=fake_embed)
     assert not next(r for r in off.items[("validation", 2)] if r["id"] == "v2para")["leakage"]["flagged"]
     clean = next(r for r in res.items[("validation", 2)] if r["id"] == "v2a")
     assert not clean["leakage"]["flagged"] and clean["leakage"]["similarity"] < 0.5
@@ -169,7 +209,7 @@ def test_short_answers_are_probed_with_their_question():
     _items, pages, assignments, sections = scenario()
     word = sections["s3"].text.split()[0]  # one word of p2: alone it would match 100%
     short = make_item("v2short", "s5", 2, "validation", answer=word)
-    res = build_splits([short], pages, assignments, SplitsConfig(), embed=None)
+    res = build_splits([short], pages, assignments, KEEP_UNSUPPORTED, embed=None)
     assert not res.items[("validation", 2)][0]["leakage"]["flagged"]
 
 
@@ -261,9 +301,10 @@ def test_invariants(seed, unit):
     items, pages, assignments, sections = random_build(seed, unit)
     res = build_splits(items, pages, assignments, SplitsConfig(), embed=fake_embed, sections=sections)
     page_of = {s: p.id for p in pages for s in p.section_ids}
-    # no item in two folds or two splits; every placed item once
+    by_id = {r["id"]: r for r in res.leakage["items"]}
+    # no item in two folds or two splits; every placed item once, and all of them checked
     seen = [r["id"] for recs in res.items.values() for r in recs]
-    assert len(seen) == len(set(seen)) == len(items)
+    assert len(seen) == len(set(seen)) and len(by_id) == len(items)
     # corpora are disjoint
     corpus_ids = [p.id for ps in res.pages.values() for p in ps]
     assert len(corpus_ids) == len(set(corpus_ids))
@@ -278,6 +319,17 @@ def test_invariants(seed, unit):
                 assert r["fold"] == 3 - f and r["expected_behavior"] == "refuse"
                 assert src_pages.isdisjoint(corpus)  # none of its source pages is loaded
                 assert not r["leakage"]["flagged"]
-        n_other = len(res.items[(s, 3 - f)])
-        n_flagged = res.leakage["by_cell"][f"{s}/fold_{3 - f}"]["flagged"]
-        assert sum(r["role"] == "unanswerable" for r in recs) == n_other - n_flagged
+                assert not by_id[r["id"]]["answerability"]["answerable"]  # nor does the corpus answer it
+        # every item of the other fold is asked as unanswerable unless one of the checks took it out
+        other = res.leakage["by_cell"][f"{s}/fold_{3 - f}"]
+        out = set(other["flagged_ids"]) | set(other["answerable_from_corpus_ids"]) | set(other["unsupported_ids"])
+        it = next(i for i in res.crosseval["iterations"] if (i["set"], i["corpus_fold"]) == (s, f))
+        assert sorted(it["unanswerable_excluded"]) == sorted(out)
+        assert sum(r["role"] == "unanswerable" for r in recs) == other["checked"] - len(out)
+        c = it["counts"]
+        excluded = ("leakage", "answerable", "unsupported")
+        assert sum(c[f"unanswerable_excluded_{k}"] for k in excluded) == len(out)
+        assert c["unanswerable"] + len(out) == other["checked"]
+        # the answerable role holds this fold's items whose answer is on their source pages
+        supported = [i for i, v in by_id.items() if (v["set"], v["fold"]) == (s, f) and v["answer_check"]["supported"]]
+        assert sorted(r["id"] for r in recs if r["role"] == "answerable") == sorted(supported)

@@ -138,15 +138,23 @@ def crosseval_view(data: ReportData) -> dict[str, Any] | None:
                 "answerable": counts.get("answerable", 0),
                 "unanswerable": counts.get("unanswerable", 0),
                 "excluded": counts.get("unanswerable_excluded_leakage", 0),
+                "excluded_answerable": counts.get("unanswerable_excluded_answerable", 0),
+                "dropped": counts.get("answerable_excluded_unsupported", 0),
             }
         )
     pages = ce.get("pages") or {}
+    leakage = ce.get("leakage") or {}
     return {
         "iterations": iterations,
         "pages_total": pages.get("total"),
         "pages_in_corpus": pages.get("in_corpus"),
         "pages_excluded": sorted((pages.get("excluded") or {}).items()),
-        "leakage": ce.get("leakage") or {},
+        "leakage": leakage,
+        # the question-side check (absent from builds made before it, or with splits.answerability off)
+        "answerability": "answerable_from_corpus" in leakage,
+        "answerable_from_corpus": int(leakage.get("answerable_from_corpus") or 0),
+        "unsupported": int(leakage.get("unsupported_answerable") or 0),
+        "warnings": [str(w.get("message", "")) for w in ce.get("warnings") or [] if isinstance(w, dict)],
         "refusal": ce.get("refusal_answer"),
         "review": report_review(data),  # current verdicts (reviews.jsonl) when present
     }
