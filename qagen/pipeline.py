@@ -64,7 +64,7 @@ STAGES: tuple[Stage, ...] = (
     ),
     Stage(
         "filter",
-        ("sections.jsonl", "candidates.jsonl", "generation_failures.jsonl"),
+        ("documents.jsonl", "sections.jsonl", "candidates.jsonl", "generation_failures.jsonl"),
         ("items.jsonl", "rejected.jsonl", "funnel.json"),
         ("filter", "generate", "embed"),
         st.run_filter,

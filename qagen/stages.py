@@ -487,6 +487,9 @@ class DryRun(StageStop):
 def run_filter(ctx: StageContext) -> StageOutput:
     from qagen.filters import FilterContext, run_filters
 
+    from qagen.filters.prompt_copy import prompt_reference_texts
+    from qagen.generate.context import document_titles
+
     sections = ctx.inputs["sections.jsonl"]
     gen_cfg = effective_generate_config(ctx.config, sections)
     embedder = make_embedder(ctx)
@@ -495,6 +498,10 @@ def run_filter(ctx: StageContext) -> StageOutput:
         embed=embedder.embed,
         phone_region=gen_cfg.phone_region,
         entity_kinds=tuple(gen_cfg.entity_kinds),
+        titles=document_titles(sections, ctx.inputs["documents.jsonl"]),
+        prompt_texts=prompt_reference_texts(
+            ctx.extra.get("prompts_dir") or gen_cfg.prompts_dir, gen_cfg.few_shot_file
+        ),
     )
     result = run_filters(ctx.inputs["candidates.jsonl"], fctx, ctx.config.filter)
     rejected = list(ctx.inputs["generation_failures.jsonl"]) + result.rejected

@@ -27,12 +27,19 @@ def grounded_responder(body: dict) -> dict:
     # the section's own heading: the last "Section:" line (few-shot examples come first)
     headings = re.findall(r"^Section: (.*)$", prompt, re.M)
     topic = headings[-1].strip() if headings else "this service"
+    # questions name what they are about: the document's title (the last "Document:" line)
+    titles = re.findall(r"^Document: (.*)$", prompt, re.M) or re.findall(r'\(document: "([^"]*)"', prompt)
+    doc = titles[-1].strip() if titles else "the service"
     if '"answerable"' in prompt:  # the answerability judge: these pages do not answer it
         return {"answerable": "no", "evidence": ""}
     if '{"candidates"' in prompt:
         return {
             "candidates": [
-                {"question": f"What should I know about {topic.lower()} ({i + 1})?", "answer": s, "score": 5 - i % 3}
+                {
+                    "question": f"What should I know about {topic.lower()} at {doc} ({i + 1})?",
+                    "answer": s,
+                    "score": 5 - i % 3,
+                }
                 for i, s in enumerate(sents[:3])
             ]
         }
@@ -42,11 +49,11 @@ def grounded_responder(body: dict) -> dict:
         # as long as the correct option (the option-length filter), and supported by no passage
         distractors = [f"Only on weekends, by written appointment {k}." for k in range(3)]
         return {
-            "question": f"Which statement about {topic.lower()} is correct?",
+            "question": f"Which statement about {topic.lower()} at {doc} is correct?",
             "correct_answer": correct,
             "distractors": distractors,
             "rationale": f"The passage says: {sents[0][:120]} {len(others)}",
         }
     entity = re.search(r"answer is the [\w -]+? (\S+@\S+|\+?[\d()][\d ()\-.]{5,}\d|https?://\S+|www\.\S+)\.?\n", prompt)
     value = entity.group(1).rstrip(".") if entity else sents[0]
-    return {"question": f"How can I contact {topic.lower()}?", "answer": f"You can use {value}."}
+    return {"question": f"How can I contact {topic.lower()} at {doc}?", "answer": f"You can use {value}."}

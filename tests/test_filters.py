@@ -15,9 +15,11 @@ from qagen.config import FilterConfig
 from qagen.filters import FILTER_NAMES, FilterContext, format_funnel, greedy_dedup, mcq_stats, rouge_recall, run_filters
 from qagen.filters.dedup import DEDUP
 from qagen.filters.factoid import check_factoid_entity, check_long_form_factoid
-from qagen.filters.grounding import UnicodeTokenizer, check_grounding
+from qagen.filters.grounding import UnicodeTokenizer, Vocabulary, check_grounding, content_words
 from qagen.filters.mcq import check_giveaway, check_length, verbatim_run
+from qagen.filters.prompt_copy import check_copied_from_prompt, prompt_reference_texts
 from qagen.filters.rank import TOP_PER_SECTION
+from qagen.filters.self_contained import check_self_contained
 from qagen.filters.validity import check_mcq, check_schema, check_text, normalize_text
 from qagen.records import GeneratorInfo, Item, Section, Source
 
@@ -133,24 +135,19 @@ def test_text_checks_with_boundaries(question, answer, ok):
 
 
 @pytest.mark.parametrize(
-    ("question", "rejected"),
+    "question",
     [
-        ("What is the section?", True),  # SmolLM2-135M wrote this
-        ("How many people in the section can get a parking ticket?", True),
-        ("What does this text say about visiting hours?", True),
-        ("According to the document, when is the clinic open?", True),
-        ("Wat staat er in deze tekst over bezoek?", True),
-        ("What is the text on the warning label?", False),  # a subject that happens to be text
-        ("Which section of the manual covers returns?", False),
-        ("What does the section on returns say about refunds?", False),
-        ("When is the clinic open for visitors?", False),
+        "What is the section?",
+        "What does this text say about visiting hours?",
+        "Wat staat er in deze tekst over bezoek?",
     ],
 )
-def test_questions_about_the_source_text_are_rejected(question, rejected):
-    verdict = check_text(item(question=question), CTX, CFG)
-    assert (verdict is not None) is rejected
-    if rejected:
-        assert verdict.reason == "question asks about the source text, not its subject"
+def test_questions_about_the_source_text_are_left_to_self_contained(question):
+    """Validity checks form; a question about "this section" is the self_contained filter's
+    (reason refers_to_text, tested with the other languages in test_filters_self_contained.py)."""
+    assert check_text(item(question=question), CTX, CFG) is None
+    verdict = check_self_contained(item(question=question), CTX, CFG)
+    assert verdict is not None and verdict.reason == "refers_to_text"
 
 
 def test_greek_question_mark_only_for_greek():
@@ -234,10 +231,15 @@ def test_grounded_answer_passes_and_unrelated_answer_fails():
 
 def test_grounding_threshold_boundary():
     # 1 of 5 answer tokens in the section: recall 0.2 == threshold -> pass; 1 of 6 -> fail
+    # (the content-word rule off: these answers are made of words no section holds)
+    rouge_only = FilterConfig(content_recall=0.0)
     assert rouge_recall("clinic zzz yyy xxx www", SECTION_TEXT) == pytest.approx(0.2)
-    assert check_grounding(item(answer="clinic zzz yyy xxx www"), CTX, CFG) is None
-    verdict = check_grounding(item(answer="clinic zzz yyy xxx www vvv"), CTX, CFG)
+    assert check_grounding(item(answer="clinic zzz yyy xxx www"), CTX, rouge_only) is None
+    verdict = check_grounding(item(answer="clinic zzz yyy xxx www vvv"), CTX, rouge_only)
     assert verdict is not None and verdict.value == pytest.approx(1 / 6, abs=1e-4)
+    assert check_grounding(item(answer="clinic zzz yyy xxx www"), CTX, CFG).reason.startswith(
+        "answer content words not in the source"
+    )
 
 
 def test_rouge_type_is_configurable():
@@ -291,6 +293,179 @@ def test_mcq_distractor_support_boundary():
     verdict = check_grounding(bad, CTX, CFG)
     assert verdict.reason == "distractor supported by the source (option 1)" and verdict.value == pytest.approx(0.9)
     assert check_grounding(mcq(options=("Monday to Friday", eight, "Every evening", "On holidays")), CTX, CFG) is None
+
+
+def test_an_answer_sharing_only_common_words_is_not_grounded():
+    """ROUGE-L recall >= 0.2 is met by "the", "on", "a" and "for": the content words decide."""
+    answer = "Never put ice directly on the skin, and wrap it in a cloth for the first days."
+    assert rouge_recall(answer, SECTION_TEXT) >= CFG.grounding_threshold
+    verdict = check_grounding(item(answer=answer), CTX, CFG)
+    assert verdict.reason == "answer content words not in the source (ice, skin, wrap, cloth, days)"
+    assert verdict.value == 0.0
+
+
+def test_content_recall_boundary():
+    # content words clinic, garage, zzz, yyy: 2 of 4 found == 0.5 -> pass; clinic, zzz, yyy: 1 of 3 -> fail
+    assert CFG.content_recall == 0.5
+    assert check_grounding(item(answer="The clinic and the garage, zzz yyy"), CTX, CFG) is None
+    verdict = check_grounding(item(answer="The clinic and the zzz yyy"), CTX, CFG)
+    assert verdict.value == pytest.approx(1 / 3, abs=1e-4)
+    assert check_grounding(item(answer="The clinic and the zzz yyy"), CTX, FilterConfig(content_recall=0.3)) is None
+
+
+def test_content_words_match_inflections_and_the_document_title():
+    vocab = Vocabulary.of(["Visiting the clinic: one appointment a day, direct cars only."])
+    for word in ("visit", "visiting", "appointments", "directly", "car", "clinic"):
+        assert vocab.has(word), word
+    for word in ("park", "vis", "appointing", "garage"):
+        assert not vocab.has(word), word
+    # the document's title counts as source: "hospital" is only there
+    strict = FilterConfig(content_recall=1.0)
+    answer = item(answer="Lindenhof hospital: open Monday.")
+    assert check_grounding(answer, CTX, strict).reason == "answer content words not in the source (hospital)"
+    titled = FilterContext(sections=SECTIONS, titles={"d1": "Lindenhof hospital"})
+    assert check_grounding(answer, titled, strict) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [
+        ("When does the clinic open in the morning?", "en", ["clinic", "morning"]),
+        ("Neem nooit ijs direct op de huid.", "nl", ["ijs", "direct", "huid"]),
+        ("Wann öffnet die Klinik am Morgen?", "de", ["öffnet", "klinik"]),
+        ("¿Cuándo abre la clínica por la mañana?", "es", ["abre", "clínica", "mañana"]),
+        ("Quando apre la clinica al mattino?", "it", ["apre", "clinica", "mattino"]),
+        ("When does the clinic open in the morning?", "xx", ["clinic", "morning"]),  # no list: English
+    ],
+)
+def test_content_words_leave_out_the_languages_stop_words(text, language, expected):
+    assert content_words(text, language) == expected
+
+
+def test_dutch_answers_need_their_content_words_in_the_section():
+    ok = item(question="Hoe vaak bel ik de huisarts?", answer="Bel één keer per week.", section="s2", language="nl")
+    assert check_grounding(ok, CTX, CFG) is None
+    copied = item(question="Hoe vaak bel ik?", answer="Bel nooit met ijs op de huid.", section="s2", language="nl")
+    assert rouge_recall(copied.answer, SECTIONS["s2"].text) >= CFG.grounding_threshold
+    verdict = check_grounding(copied, CTX, CFG)
+    assert verdict.reason == "answer content words not in the source (ijs, huid)"
+    assert verdict.value == pytest.approx(1 / 3, abs=1e-4)
+
+
+def test_factoid_answers_are_checked_without_their_entity():
+    # "020 794 3120" is written differently in the section; "helpdesk" is there
+    assert check_grounding(factoid(), CTX, CFG) is None
+    other = factoid(answer="Ring the dentist at 020 794 3120.")
+    assert check_grounding(other, CTX, CFG).reason == "answer content words not in the source (dentist)"
+
+
+def test_mcq_correct_option_must_be_quoted_and_rationale_grounded():
+    assert check_grounding(mcq(options=("8:00 to 17:00", "Sunday", "Never", "At noon")), CTX, CFG) is None
+    # not a span, but every content word in the section
+    assert check_grounding(mcq(options=("Friday and Monday", "Sunday", "Never", "At noon")), CTX, CFG) is None
+    paraphrase = mcq(options=("Weekdays from breakfast", "Only on weekends", "Every evening", "On holidays"))
+    assert rouge_recall("Weekdays from breakfast", SECTION_TEXT) >= CFG.grounding_threshold
+    verdict = check_grounding(paraphrase, CTX, CFG)
+    assert verdict.reason == "correct option not quoted from the source (weekdays, breakfast)"
+    good = mcq(rationale="The clinic is open Monday to Friday from 8:00 to 17:00.")
+    assert check_grounding(good, CTX, CFG) is None
+    bad = mcq(rationale="Wrap the ice pack in a cloth before cooling the knee.")
+    assert check_grounding(bad, CTX, CFG).reason.startswith("rationale content words not in the source")
+
+
+# --- copied from the prompt -------------------------------------------------------------------
+
+PROMPT_TEXTS = prompt_reference_texts()
+# a section about something else that shares "skin", "put", "directly" and "never" with the few-shot example
+CREAM = "Apply the cream directly on clean skin twice a day. Put the tube in the fridge; never freeze it."
+LATEX = (
+    "The multicol package defines the multicols environment. Use \\columnbreak to end a column early; "
+    "the option balancingshow reports each balancing attempt on the terminal."
+)
+COPY_SECTIONS = {
+    "cream": Section("cream", "d1", "d1.pdf", "Using the cream", CREAM, 1, 1, 0),
+    "latex": Section("latex", "d1", "d1.pdf", "2.3 The option multicol", LATEX, 2, 2, 1),
+    "knee": Section("knee", "d1", "d1.pdf", "Cooling", "Cool the knee. Never put ice directly on the skin.", 3, 3, 2),
+}
+COPY_CTX = FilterContext(sections=COPY_SECTIONS, embed=fake_embed, prompt_texts=PROMPT_TEXTS)
+
+
+def test_prompt_reference_texts_hold_instructions_and_examples_without_placeholders():
+    assert all("$" not in t for t in PROMPT_TEXTS)
+    assert "Never put ice directly on the skin." in PROMPT_TEXTS  # a few-shot section sentence
+    assert "Until 20:00" in PROMPT_TEXTS  # the MCQ example's correct option
+    assert "Reply with JSON only." in PROMPT_TEXTS
+    assert any(t.startswith("Write different questions that a would ask about the section above") for t in PROMPT_TEXTS)
+    assert any(t.startswith("a question that needs two or more facts") for t in PROMPT_TEXTS)  # filled in by qagen
+
+
+def test_prompt_reference_texts_follow_the_configured_files(tmp_path):
+    import shutil
+
+    from qagen.generate.prompts import default_prompts_dir
+
+    folder = tmp_path / "prompts"
+    shutil.copytree(default_prompts_dir(), folder)
+    path = folder / "factoid.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\nAlways answer like a friendly pirate captain.\n")
+    shots = tmp_path / "shots.json"
+    shots.write_text('[{"question": "Can I park for free?", "answer": "Yes, for thirty minutes in garage P2."}]')
+    texts = prompt_reference_texts(folder, shots)
+    assert "Always answer like a friendly pirate captain." in texts
+    assert "Yes, for thirty minutes in garage P2." in texts
+    assert "Never put ice directly on the skin." not in texts  # the default few-shot file is replaced
+
+
+def test_replayed_prompt_copies_are_rejected():
+    """The reported failure: replies copied from anywhere in the prompt passed grounding."""
+    instruction = "Write 3 different questions that a curious customer would ask about the section above."
+    verdict = check_copied_from_prompt(item(answer=instruction, section="latex"), COPY_CTX, CFG)
+    assert verdict.reason == "answer copied from the prompt"
+    assert verdict.value.startswith("Write different questions that a would ask about the section above")
+    ice = item(answer="Never put ice directly on the skin.", section="cream")
+    assert check_grounding(ice, COPY_CTX, CFG) is None  # shares "skin" and common words with the cream section
+    verdict = check_copied_from_prompt(ice, COPY_CTX, CFG)
+    assert verdict.reason == "answer copied from the prompt" and verdict.value == "Never put ice directly on the skin."
+    result = run_filters([ice], COPY_CTX, CFG)
+    assert not result.accepted and result.rejected[0].filter == "copied_from_prompt"
+    # the same sentence, held by its own section, is no copy
+    assert check_copied_from_prompt(item(answer=ice.answer, section="knee"), COPY_CTX, CFG) is None
+    # nor is an answer from the section
+    assert (
+        check_copied_from_prompt(
+            item(answer="Use \\columnbreak to end a column early.", section="latex"), COPY_CTX, CFG
+        )
+        is None
+    )
+
+
+def test_copies_in_rationales_options_and_questions():
+    options = ("Until 20:00", "Until 18:00", "Until 22:00", "Until midnight")
+    until = mcq(options=options, question="Until when does multicol balance columns?", section="latex")
+    assert check_copied_from_prompt(until, COPY_CTX, CFG).reason == "answer copied from the prompt"
+    rationale = mcq(
+        options=("multicols", "tabular", "minipage", "figure"),
+        question="Which environment does the multicol package define?",
+        rationale="Visiting hours are 15:00-20:00.",
+        section="latex",
+    )
+    assert check_copied_from_prompt(rationale, COPY_CTX, CFG).reason == "rationale copied from the prompt"
+    shot = "My knee is still swollen after my operation at the Elmbrook clinic. How should I cool it, and how often?"
+    asked = item(question=shot, answer="Use \\columnbreak to end a column early.", section="latex")
+    assert check_copied_from_prompt(asked, COPY_CTX, CFG).reason == "question copied from the prompt"
+    # six words in common with a few-shot question ("what do I have to do") is not a copy
+    own = item(
+        question="What do I have to do to end a multicol column early?", answer="Use \\columnbreak.", section="latex"
+    )
+    assert check_copied_from_prompt(own, COPY_CTX, CFG) is None
+    # a two-word phrase the instructions quote ("the text") is no copy when it is an answer
+    text = mcq(options=("the text", "the title", "the figure", "the table"), question="What does multicol balance?")
+    assert check_copied_from_prompt(text, COPY_CTX, CFG) is None
+    # without prompt texts the filter has nothing to compare with
+    assert check_copied_from_prompt(item(answer=ICE_SENTENCE, section="cream"), CTX, CFG) is None
+
+
+ICE_SENTENCE = "Never put ice directly on the skin."
 
 
 # --- factoid back-check (paper B.2) ------------------------------------------------------

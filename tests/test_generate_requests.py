@@ -276,3 +276,56 @@ def test_language_detection_and_planning_are_deterministic() -> None:
     assert [p.request for p in plan_requests(one, PROMPTS, config)] == [
         p.request for p in plan_requests(two, PROMPTS, config)
     ]
+
+
+def test_prompts_ask_for_questions_that_stand_on_their_own() -> None:
+    """Every prompt names the document and asks for a question that names its product,
+    organisation or package, with no section number and no "this section" / "the text"."""
+    config = GenerateConfig(mcq_per_section=1, phone_region="NL")
+    ctx = make_ctx(config)
+    planned = plan_requests(ctx, PROMPTS, config)
+    assert {p.kind for p in planned} == {"long_form", "factoid", "mcq"}
+    for p in planned:
+        user = p.request.messages[1].content
+        assert "$" not in user and "$" not in p.request.messages[0].content  # every placeholder filled
+        for sid in p.section_ids:
+            doc = ctx.sections[sid]
+            title = ctx.title(doc.doc_id) or doc.doc_path
+            assert (f"Document: {title}" if p.kind != "mcq" else f'document: "{title}"') in user
+        assert "product" in user and "organisation" in user and "package" in user
+        assert "section number" in user
+        assert '"this section"' in user or '"the passage"' in user
+        assert '"the text"' in user or p.kind == "factoid"
+
+
+def test_few_shot_questions_name_their_subject() -> None:
+    """The examples show what the prompts ask for: each section opens with its document's name
+    ("Northwind staff handbook."), and the question names it."""
+    import json
+    import re
+
+    from qagen.config import FilterConfig
+    from qagen.filters import FilterContext
+    from qagen.filters.self_contained import check_self_contained, find_subject
+    from qagen.records import GeneratorInfo, Item, Source
+
+    examples = json.loads((PROMPTS / "few_shot_long_form.json").read_text(encoding="utf-8"))
+    sections = {
+        f"ex{i}": Section(f"ex{i}", f"doc{i}", f"doc{i}.pdf", "", ex["section"], 1, 1, 0)
+        for i, ex in enumerate(examples)
+    }
+    titles = {f"doc{i}": re.split(r"[.:,]", ex["section"])[0] for i, ex in enumerate(examples)}
+    ctx = FilterContext(sections=sections, titles=titles)
+    for i, ex in enumerate(examples):
+        item = Item(
+            id=str(i),
+            type="long_form",
+            question=ex["question"],
+            answer=ex["answer"],
+            source=Source(f"doc{i}", (f"ex{i}",), ()),
+            fold=1,
+            split="validation",
+            generator=GeneratorInfo("openai:m"),
+        )
+        assert check_self_contained(item, ctx, FilterConfig()) is None, ex["question"]
+        assert find_subject(item, ctx)[1].startswith("title word"), (ex["question"], titles[f"doc{i}"])

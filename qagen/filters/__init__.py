@@ -8,7 +8,9 @@ it drops. :func:`run_filters` returns the accepted items, the rejections and the
 Usage::
 
     ctx = FilterContext(sections={s.id: s for s in sections}, embed=embedder.embed,
-                        phone_region="NL", entity_kinds=("phone", "email", "url"))
+                        phone_region="NL", entity_kinds=("phone", "email", "url"),
+                        titles=document_titles(sections, documents),
+                        prompt_texts=prompt_reference_texts(prompts_dir, few_shot_file))
     result = run_filters(candidates, ctx, config.filter)
 """
 
@@ -24,17 +26,23 @@ from qagen.filters.base import (
     rank_key,
     run_filters,
 )
+from qagen.filters.code import CODE_ANSWER
 from qagen.filters.dedup import DEDUP, greedy_dedup
 from qagen.filters.factoid import FACTOID_ENTITY, LONG_FORM_FACTOID
 from qagen.filters.grounding import GROUNDING, rouge_recall
 from qagen.filters.mcq import MCQ_QUALITY, mcq_stats
+from qagen.filters.prompt_copy import COPIED_FROM_PROMPT, prompt_reference_texts
 from qagen.filters.rank import TOP_PER_SECTION
+from qagen.filters.self_contained import SELF_CONTAINED
 from qagen.filters.validity import VALIDITY
 
 FILTERS: tuple[Filter, ...] = (
     VALIDITY,
+    SELF_CONTAINED,
+    CODE_ANSWER,
     LONG_FORM_FACTOID,
     GROUNDING,
+    COPIED_FROM_PROMPT,
     FACTOID_ENTITY,
     MCQ_QUALITY,
     DEDUP,
@@ -53,6 +61,7 @@ __all__ = [
     "format_funnel",
     "greedy_dedup",
     "mcq_stats",
+    "prompt_reference_texts",
     "rank_key",
     "rouge_recall",
     "run_filters",

@@ -33,12 +33,27 @@ class FilterContext:
             questions. May be None when the ``dedup`` filter is skipped.
         phone_region: Default region for phone numbers written without country code.
         entity_kinds: Entity kinds the factoid checks look for.
+        titles: A title (or subject) per document id: a question naming a word of its
+            document's title names its subject (``self_contained``); the title also counts
+            as source text for the content words of answers and rationales (``grounding``).
+        prompt_texts: The sentences of the prompt templates and few-shot examples
+            (:func:`qagen.filters.prompt_copy.prompt_reference_texts`); an item repeating one
+            that its source does not hold is rejected by ``copied_from_prompt``.
     """
 
     sections: Mapping[str, Section]
     embed: Callable[[list[str]], np.ndarray] | None = None
     phone_region: str = "US"
     entity_kinds: tuple[str, ...] = ("phone", "email", "url")
+    titles: Mapping[str, str] = field(default_factory=dict)
+    prompt_texts: tuple[str, ...] = ()
+    _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def cached(self, key: str, compute: Callable[[], Any]) -> Any:
+        """``compute()`` once per context (corpus statistics shared by all items), then its value."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
 
     def source_text(self, item: Item) -> str:
         """Heading and body of every source section of ``item`` that is known, joined."""

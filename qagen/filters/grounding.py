@@ -1,16 +1,33 @@
-"""Grounding: the answer is supported by its source section (ROUGE recall).
+"""Grounding: the answer is supported by its source section, word for word where it matters.
 
-Long-form and factoid answers need ROUGE recall (the share of the answer's tokens the
-section covers, as ROUGE-L's longest common subsequence or ROUGE-1 unigrams) at or above
-``filter.grounding_threshold``. For an MCQ the correct option must be supported by the
-source at that threshold and every distractor must stay below
-``filter.distractor_max_support``: a distractor the section states is not wrong.
+Two measures, both required:
+
+- ROUGE recall (the share of the answer's tokens the section covers, as ROUGE-L's longest
+  common subsequence or ROUGE-1 unigrams) at or above ``filter.grounding_threshold``;
+- content-word recall: the share of the answer's distinct content words (not stop words of
+  its language, not question words) found in the source (its sections and its document's
+  title) at or above ``filter.content_recall``. ROUGE alone passes an answer that shares only
+  "the", "a", "on" and "of" with its section: a sentence of the prompt or of a few-shot
+  example copied by a model met ROUGE-L recall 0.2 against unrelated sections.
+
+A word is found when the source holds it, its singular or plural, or a word it is a prefix
+of or that is a prefix of it (five letters at least: "visit" / "visiting"). Factoid answers
+are checked without their entity (its format may differ: ``factoid_entity`` compares it
+normalised). For an MCQ the correct option must be quoted: a span of the source after
+normalisation (case, punctuation, spacing), or made only of content words the source holds;
+its rationale, when there is one, must pass the content-word rule; and every distractor must
+stay below ``filter.distractor_max_support``: a distractor the section states is not wrong.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
+import unicodedata
 from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from qagen.filters.base import FilterContext, ItemFilter, Reject
@@ -20,6 +37,18 @@ if TYPE_CHECKING:
     from qagen.config import FilterConfig
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+_MIN_PREFIX = 5
+# Question words are never content, whatever a stop-word list says.
+_QUESTION_WORDS = (
+    "what which who whom whose when where why how "
+    "wat welk welke wie wiens wanneer waar waarom hoe hoeveel "
+    "was welcher welche welches wer wen wem wessen wann wo warum wieso weshalb wie "
+    "que quoi quel quelle quels quelles qui quand où pourquoi comment combien "
+    "qué cuál cuáles quién quiénes cuándo dónde cómo cuánto cuántos cuánta cuántas "
+    "che cosa quale quali chi quando dove perché come quanto quanti quanta quante "
+    "qual quais quem onde porque porquê como quanto quantos quanta quantas"
+)
+QUESTION_WORDS = frozenset(_QUESTION_WORDS.split())
 
 
 class UnicodeTokenizer:
@@ -32,6 +61,85 @@ class UnicodeTokenizer:
 def tokenize(text: str) -> list[str]:
     """The tokens ROUGE compares."""
     return _WORD.findall(text.casefold())
+
+
+def words(text: str) -> list[str]:
+    """Word tokens for content-word checks: NFKC (ligatures, full-width), case-folded."""
+    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+
+
+@lru_cache(maxsize=64)
+def stop_words(language: str | None) -> frozenset[str]:
+    """Stop words of ``language`` (stopwordsiso; English when it has no list) plus question words."""
+    import stopwordsiso
+
+    code = (language or "en").split("-")[0].split("_")[0].casefold()
+    if not stopwordsiso.has_lang(code):
+        code = "en"
+    base = stopwordsiso.stopwords(code)
+    return frozenset(unicodedata.normalize("NFKC", w).casefold() for w in base) | QUESTION_WORDS
+
+
+def is_content(word: str, stops: frozenset[str]) -> bool:
+    """A word that carries meaning: not a stop word, and a number or at least two characters."""
+    return word not in stops and (len(word) > 1 or word.isdigit())
+
+
+def content_words(text: str, language: str | None = "en") -> list[str]:
+    """The distinct content words of ``text``, in order of first occurrence."""
+    stops = stop_words(language)
+    return list(dict.fromkeys(w for w in words(text) if is_content(w, stops)))
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The words of a source text, for :meth:`has` look-ups (exact, plural, shared prefix)."""
+
+    words: frozenset[str]
+    ordered: tuple[str, ...]
+
+    @classmethod
+    def of(cls, texts: Iterable[str]) -> Vocabulary:
+        found: set[str] = set()
+        for text in texts:
+            found.update(words(text))
+        return cls(frozenset(found), tuple(sorted(found)))
+
+    def has(self, word: str) -> bool:
+        if word in self.words:
+            return True
+        if (word.endswith("s") and word[:-1] in self.words) or word + "s" in self.words:
+            return True
+        if len(word) < _MIN_PREFIX:
+            return False
+        if any(word[:k] in self.words for k in range(_MIN_PREFIX, len(word))):
+            return True  # a source word is a prefix of it ("direct" for "directly")
+        i = bisect.bisect_left(self.ordered, word)
+        return i < len(self.ordered) and self.ordered[i].startswith(word)  # it is a prefix of a source word
+
+
+def content_recall(text: str, vocab: Vocabulary, language: str | None = "en") -> tuple[float, list[str]]:
+    """Share of the distinct content words of ``text`` the vocabulary holds, and the missing ones.
+
+    A text without content words has share 1.0 (nothing in it needs support)."""
+    wanted = content_words(text, language)
+    if not wanted:
+        return 1.0, []
+    missing = [w for w in wanted if not vocab.has(w)]
+    return 1 - len(missing) / len(wanted), missing
+
+
+def normalized(text: str) -> str:
+    """NFKC, case-folded, punctuation and symbols as spaces, spaces collapsed (for span checks)."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = "".join(" " if unicodedata.category(ch)[0] in "PZSC" else ch for ch in text)
+    return " ".join(text.split())
+
+
+def is_span(text: str, source: str) -> bool:
+    """True when ``text`` occurs in ``source`` after :func:`normalized` (on word boundaries)."""
+    needle = normalized(text)
+    return bool(needle) and f" {needle} " in f" {normalized(source)} "
 
 
 def rouge_recall(text: str, source: str, rouge_type: str = "rougeL") -> float:
@@ -64,16 +172,40 @@ def unigram_recall(tokens: list[str], source_tokens: list[str]) -> float:
     return hits / len(tokens)
 
 
+def source_vocabulary(item: Item, ctx: FilterContext, source: str) -> Vocabulary:
+    """The words of the item's source sections and of its documents' titles."""
+    docs = {ctx.sections[s].doc_id for s in item.source.section_ids if s in ctx.sections}
+    return Vocabulary.of([source, *(ctx.titles.get(d, "") for d in sorted(docs))])
+
+
+def _without_entities(item: Item, ctx: FilterContext) -> str:
+    """A factoid's answer without its entities (checked normalised by ``factoid_entity``)."""
+    from qagen.generate.entities import ENTITY_KINDS, extract_entities
+
+    kinds = [k for k in (item.entity_kind, *ctx.entity_kinds) if k in ENTITY_KINDS]
+    text = item.answer
+    for entity in sorted(extract_entities(text, list(dict.fromkeys(kinds)), ctx.phone_region), key=lambda e: -e.start):
+        text = text[: entity.start] + " " + text[entity.end :]
+    if item.entity:
+        text = text.replace(item.entity, " ")
+    return text
+
+
 def check_grounding(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject | None:
-    """Answer (or correct option) supported by the source; MCQ distractors not supported."""
+    """Answer (or correct option and rationale) supported by the source; MCQ distractors not supported."""
     source = ctx.source_text(item)
     if not source:
         return Reject("no source text")
     rtype = config.rouge_type
+    language = item.language
     if item.type != "mcq":
         recall = rouge_recall(item.answer, source, rtype)
         if recall < config.grounding_threshold:
             return Reject("answer not grounded in the source", recall)
+        answer = _without_entities(item, ctx) if item.type == "factoid" else item.answer
+        share, missing = content_recall(answer, source_vocabulary(item, ctx, source), language)
+        if share < config.content_recall:
+            return Reject(f"answer content words not in the source ({', '.join(missing[:5])})", share)
         return None
     options = list(item.options or ())
     index = item.answer_index if item.answer_index is not None else -1
@@ -82,6 +214,15 @@ def check_grounding(item: Item, ctx: FilterContext, config: FilterConfig) -> Rej
     correct = rouge_recall(options[index], source, rtype)
     if correct < config.grounding_threshold:
         return Reject("correct option not grounded in the source", correct)
+    vocab = source_vocabulary(item, ctx, source)
+    if not is_span(options[index], source):
+        share, missing = content_recall(options[index], vocab, language)
+        if share < 1.0 or not content_words(options[index], language):
+            return Reject(f"correct option not quoted from the source ({', '.join(missing[:5])})", share)
+    if item.rationale and item.rationale.strip():
+        share, missing = content_recall(item.rationale, vocab, language)
+        if share < config.content_recall:
+            return Reject(f"rationale content words not in the source ({', '.join(missing[:5])})", share)
     for i, option in enumerate(options):
         if i == index:
             continue

@@ -3,10 +3,11 @@
 Checks, first failure wins: the record schema (the pydantic validation of
 :class:`~qagen.records.Item` that ``schemas/item.schema.json`` is generated from; the
 jsonschema validator took ~10 ms an item, this ~0.1 ms), the fields each type needs, known source sections,
-empty / too short / overlong text, a question that ends as a question and asks about its
-subject rather than about the source text ("What is the section about?"), and for MCQs four
+empty / too short / overlong text, a question that ends as a question, and for MCQs four
 distinct options (after normalisation), the answer among them at ``answer_index``, and
-no "all/none of the above" option.
+no "all/none of the above" option. Whether the question stands on its own (no section
+number, not about "this section", naming its subject) is the next filter's,
+:mod:`qagen.filters.self_contained`.
 """
 
 from __future__ import annotations
@@ -32,17 +33,6 @@ _ABOVE = re.compile(
     r"|\b(?:alle|geen van de|geen van) (?:bovenstaande|antwoorden|opties)\b"
     r"|\b(?:alle|keine der) (?:obigen|genannten)\b"
     r"|\b(?:toutes|aucune) (?:les réponses|des réponses|de ces réponses)\b",
-    re.IGNORECASE,
-)
-# A question about the source text itself cannot be asked of a chatbot that never saw it
-# (the prompts forbid it; small models do it anyway).
-_SELF_REFERENCE = re.compile(
-    r"\b(?:this|these) (?:section|passage|text|paragraph|excerpt|extract)s?\b"
-    r"|\bthe (?:section|passage|paragraph|excerpt|extract)\b(?! (?:of|on|about|for|called|titled|named)\b)"
-    r"|\bthe (?:text|document) (?:above|below|provided|given)\b"
-    r"|\baccording to the (?:text|section|passage|document|excerpt)\b"
-    r"|\b(?:deze|de bovenstaande) (?:sectie|tekst|paragraaf|passage)\b|\b(?:dieser|der obige) (?:abschnitt|text)\b"
-    r"|\b(?:cette|la) section ci-dessus\b|\bce (?:texte|passage)\b",
     re.IGNORECASE,
 )
 
@@ -91,9 +81,6 @@ def check_text(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject |
         return Reject("answer too long", float(len(answer)))
     if not ends_as_question(question, item.language):
         return Reject("not a question: no question mark at the end", question[-20:])
-    found = _SELF_REFERENCE.search(question)
-    if found:
-        return Reject("question asks about the source text, not its subject", found.group(0))
     return None
 
 

@@ -32,6 +32,7 @@ from qagen.generate.prompts import (
     load_prompt,
 )
 from qagen.generate.replies import REPLY_MODELS, reply_schema
+from qagen.generate.subjects import clean_heading
 from qagen.generate.text import shorten
 from qagen.llm.base import LLMRequest, Message
 from qagen.records import Section
@@ -126,7 +127,7 @@ def _section_values(ctx: GenerationContext, section: Section, config: GenerateCo
     return {
         "language_name": language_name(ctx.language_of(section.id)),
         "document_title": ctx.title(section.doc_id) or section.doc_path,
-        "heading": section.heading or "(no heading)",
+        "heading": clean_heading(section.heading) or "(no heading)",  # no section number for a model to copy
         "section_text": shorten(section.text.strip(), config.max_section_chars),
     }
 
@@ -285,7 +286,7 @@ def _passages(ctx: GenerationContext, section_ids: tuple[str, ...], config: Gene
         s = ctx.sections[sid]
         title = ctx.title(s.doc_id) or s.doc_path
         blocks.append(
-            f'Passage {i} (document: "{title}"; section: "{s.heading or "(no heading)"}")\n'
+            f'Passage {i} (document: "{title}"; section: "{clean_heading(s.heading) or "(no heading)"}")\n'
             f'"""\n{shorten(s.text.strip(), budget)}\n"""'
         )
     return "\n\n".join(blocks)
