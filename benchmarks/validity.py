@@ -9,6 +9,8 @@ simpler rules, so a filter cannot pass its own exam:
 - ``no_subject``: none of the question's content words is specific to its document (found in
   the source document and in at most a fifth of the corpus's documents) or in its title;
 - ``code_like``: more than a third of the answer's tokens look like code or markup
+  (``code_like_not_asked``: the same, among questions that do not ask for a command, macro,
+  option or code)
   (``\\command``, braces, ``$``, ``=``, ``;``, ``->``, ...);
 - openings: the share of the most common first three words of the questions;
 - the splits: unanswerable records per iteration, how many the question-side check moved
@@ -52,15 +54,22 @@ _GENERIC = frozenset(
     "setting settings case cases number name type types list thing things".split()
 )
 _SELF_REFERENCE = re.compile(
-    r"\b(?:this|the|these) (?:section|passage|text|paragraph|excerpt|extract|document|chapter)s?\b"
-    r"(?! (?:of|on|about|for|called|titled|named)\b)|\baccording to the\b",
+    r"\b(?:this|these) (?:section|passage|text|paragraph|excerpt|extract|document|chapter)s?\b"
+    r"|\bthe (?:section|passage|paragraph|excerpt|extract)\b(?! (?:of|on|about|for|called|titled|named)\b)"
+    r"|\bthe (?:text|document) (?:above|below|provided|given)\b"
+    r"|\baccording to the (?:text|section|passage|document|excerpt)\b",
     re.IGNORECASE,
 )
+_QUOTED = re.compile(r"[\"“][^\"”]*[\"”]")  # a quoted sentence (a cloze) may say "the document"
 _NUMBERED = re.compile(
-    r"(?<![\w.])(?:\d+\.)+\d+(?![\w.])|\b(?:section|chapter|appendix|part)\s+[\dIVXA-Z]+\b|§\s*\d",
-    re.IGNORECASE,
+    r"(?<![\w.])(?<!version )(?<!v)(?:\d+\.)+\d+(?![\w.])"
+    r"|\b(?i:section|chapter|appendix)\s+(?:\d+|[IVX]+|[A-Z])\b|§\s*\d",
 )
 _HEADING_NUMBER = re.compile(r"^\s*((?:\d+|[A-Z])(?:\.\d+)*)\.?\s+\S")
+_ASKS_CODE = re.compile(
+    r"\b(?:commands?|macros?|syntax|code|options?|environments?|keys?|what (?:do|should) I (?:type|write))\b",
+    re.IGNORECASE,
+)
 _CODE_TOKEN = re.compile(r"\\[A-Za-z@]+|[{}$^_=;<>|#&~]|->|::|\(\)|\[\w*\]|^\w+\(|^[a-z]+[A-Z]\w*$")
 
 
@@ -123,11 +132,13 @@ def measure(out: Path) -> dict:
         rows.append(
             {
                 "type": it["type"],
-                "numbered": is_numbered(it["question"], [s["heading"] for s in src]),
-                "refers_to_text": bool(_SELF_REFERENCE.search(it["question"])),
+                "numbered": is_numbered(_QUOTED.sub(" ", it["question"]), [s["heading"] for s in src]),
+                "refers_to_text": bool(_SELF_REFERENCE.search(_QUOTED.sub(" ", it["question"]))),
                 "no_subject": not subject,
                 "code_like": code_share(it["answer"]) > 1 / 3 or (it["type"] == "mcq" and code_share(answer) > 1 / 3),
                 "opening": opening(it["question"]),
+                "asks_for_code": bool(_ASKS_CODE.search(it["question"])),
+                "question": it["question"],
             }
         )
     n = len(rows)
@@ -140,6 +151,12 @@ def measure(out: Path) -> dict:
         "refers_to_text_pct": share("refers_to_text"),
         "no_subject_pct": share("no_subject"),
         "code_like_pct": share("code_like"),
+        "code_like_not_asked_pct": round(100 * sum(r["code_like"] and not r["asks_for_code"] for r in rows) / n, 1)
+        if n
+        else 0.0,
+        "examples": {
+            key: [r["question"] for r in rows if r[key]][:5] for key in ("numbered", "refers_to_text", "no_subject")
+        },
         "top_openings": [{"opening": o, "pct": round(100 * c / n, 1)} for o, c in openings] if n else [],
         "documents": n_docs,
         "documents_with_items": len({it["source"]["doc_id"] for it in items}),

@@ -27,6 +27,7 @@ import re
 from collections import defaultdict
 
 from qagen.generate.context import GenerationContext, item_id
+from qagen.io import sha256_text
 from qagen.generate.entities import Entity, extract_entities
 from qagen.generate.factoids import entity_question
 from qagen.generate.phrasing import definition_questions, heading_question, sentence_questions
@@ -371,4 +372,10 @@ def _cloze_question(sentence: str, term: Term, heading: str, title: str, languag
     if language == "nl":
         return f'Welk {_CLOZE_NL[term.kind]} hoort op de open plek in deze zin over {about}: "{blanked}"?'
     word = KIND_WORDS.get(term.kind) or _ENTITY_WORDS[term.kind]
-    return f'Which {word} completes this statement about {about}: "{blanked}"?'
+    forms = (
+        'Which {word} completes this statement about {about}: "{blanked}"?',
+        'What {word} is missing from this sentence about {about}: "{blanked}"?',
+        'In {about}, which {word} belongs in the gap: "{blanked}"?',
+    )
+    form = forms[int(sha256_text(f"{clause}|{term.text}")[:8], 16) % len(forms)]
+    return form.format(word=word, about=about, blanked=blanked)
