@@ -37,21 +37,27 @@ from pathlib import Path
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-_STOP = frozenset(
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_STOP = _words(
     "a an the and or of to in on at for with by from as is are was were be been being do does did can could "
     "should would will shall may might must i me my we our you your he she it its they them their this that "
     "these those what which who whom whose when where why how there here not no yes if then than so about into "
     "over under after before between through during without within any all some each every other more most "
-    "such only own same too very just also use used using get make need know want have has had one two".split()
+    "such only own same too very just also use used using get make need know want have has had one two"
 )
 # Words every manual uses: a question made only of these (with stop words) names no subject.
-_GENERIC = frozenset(
+_GENERIC = _words(
     "option options command commands package packages document documents section sections example examples "
     "file files user users manual guide introduction implementation usage installation version value values "
     "default defaults way ways work works mean means purpose role function functions feature features "
     "information provide provides provided say says described describe describes define defined mentioned "
     "text page pages chapter parameter parameters argument arguments environment environments macro macros "
-    "setting settings case cases number name type types list thing things".split()
+    "setting settings case cases number name type types list thing things"
 )
 _SELF_REFERENCE = re.compile(
     r"\b(?:this|these) (?:section|passage|text|paragraph|excerpt|extract|document|chapter)s?\b"
@@ -65,7 +71,7 @@ _NUMBERED = re.compile(
     r"(?<![\w.])(?<!version )(?<!v)(?:\d+\.)+\d+(?![\w.])"
     r"|\b(?i:section|chapter|appendix)\s+(?:\d+|[IVX]+|[A-Z])\b|§\s*\d",
 )
-_HEADING_NUMBER = re.compile(r"^\s*((?:\d+|[A-Z])(?:\.\d+)*)\.?\s+\S")
+_HEADING_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?\s+\S")
 _ASKS_CODE = re.compile(
     r"\b(?:commands?|macros?|syntax|code|options?|environments?|keys?|what (?:do|should) I (?:type|write))\b",
     re.IGNORECASE,

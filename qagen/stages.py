@@ -486,7 +486,6 @@ class DryRun(StageStop):
 
 def run_filter(ctx: StageContext) -> StageOutput:
     from qagen.filters import FilterContext, run_filters
-
     from qagen.filters.prompt_copy import prompt_reference_texts
     from qagen.generate.context import document_titles
 

@@ -27,13 +27,13 @@ import re
 from collections import defaultdict
 
 from qagen.generate.context import GenerationContext, item_id
-from qagen.io import sha256_text
 from qagen.generate.entities import Entity, extract_entities
 from qagen.generate.factoids import entity_question
 from qagen.generate.phrasing import definition_questions, heading_question, sentence_questions
 from qagen.generate.subjects import clean_heading, document_subject, with_subject
 from qagen.generate.terms import KIND_WORDS, Term, find_terms, pick_distractors, term_key
 from qagen.generate.text import Unit, last_heading, lead, n_words, render_units, units
+from qagen.io import sha256_text
 from qagen.records import GeneratorInfo, Item, ItemType, Section
 
 EXTRACTIVE_NOTICE = (
