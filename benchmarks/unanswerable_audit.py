@@ -81,7 +81,7 @@ def moved_by_question_check(out: Path) -> list[dict[str, Any]]:
     entries = data.get("items") or data.get("flagged_items") or []
     if isinstance(entries, dict):
         entries = [{"id": k, **v} for k, v in entries.items()]
-    return [e for e in entries if e.get("question_check") or e.get("answerable_in") or e.get("moved")]
+    return [e for e in entries if (e.get("answerability") or {}).get("answerable")]
 
 
 def summarize(labels: Path) -> dict[str, Any]:
