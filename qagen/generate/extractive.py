@@ -96,7 +96,7 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
     language = ctx.language_of(section.id)
     asked = None if is_title else heading_question(heading, title, language)
     if asked and body:
-        answer = lead(section.text)
+        answer = lead(section.text, min_words=60, max_words=160)  # a heading question asks about the whole section
         if n_words(answer) >= 4:
             candidates.append((float(asked[1]), -1, asked[0], answer))
     if language == "en":
@@ -302,6 +302,7 @@ def _mcqs(ctx: GenerationContext, section: Section, pools: _TermPools) -> list[I
     return items
 
 
+_PRONOUN_START = re.compile(r"^(?:they|it|these|this|those|he|she|its|their|such)\b", re.IGNORECASE)
 _KIND_ORDER = ["money", "duration", "time", "quantity", "percent", "phone", "email", "url", "command"]
 
 
@@ -311,6 +312,8 @@ def _cloze_targets(section: Section, section_terms: list[Term]) -> list[tuple[Un
     for unit in units(section.text):
         if not 5 <= n_words(unit.text) <= 60 or not re.match(r"[\w\"“'‘\\(]", unit.text):
             continue  # a sentence, not the tail of a code line ("} which ...", "| macros ...")
+        if _PRONOUN_START.match(unit.text):
+            continue  # "They can be changed ..." says nothing on its own about what "they" are
         terms = find_terms(unit.text)
         terms += [t for t in section_terms if t.kind in _ENTITY_WORDS and t.text in unit.text]
         keys = [term_key(t.text) for t in terms]

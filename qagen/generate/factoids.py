@@ -190,7 +190,7 @@ _AUTHOR_HEADING = re.compile(
     r"\b(?:authors?|maintainers?|contributors?|credits|acknowledge?ments?|auteurs?|autor(?:en|es)?|autori)\b",
     re.IGNORECASE,
 )
-_PERSON = re.compile(r"[A-Z][a-zà-ÿ]+(?: (?:van|de|der|von|di|da|le|la))?(?: [A-Z]\.)?(?: [A-Z][a-zà-ÿ'’-]+){1,2}")
+_PERSON = re.compile(r"[A-Z][a-zà-ÿ]+(?: (?:van|de|der|von|di|da|le|la))?(?: [A-Z]\.)?(?: [A-Z][\wà-ÿ'’-]+){1,2}")
 
 
 _TEMPLATES_NL = {
@@ -234,7 +234,8 @@ def entity_question(
     subject = document_subject(title)
     if found:
         mode, label = found
-        if _AUTHOR_HEADING.search(clean_heading(heading)) or _PERSON.fullmatch(label):
+        person = _PERSON.fullmatch(label) and not _ROLE_WORDS.search(label)
+        if _AUTHOR_HEADING.search(clean_heading(heading)) or (entity.kind in ("email", "url") and person):
             mode = "person"  # "Thomas Schroeder <schroeder@...>" under "Author"
         label = _role_phrase(label) if mode == "role" else _place_phrase(label) if mode == "place" else label
     elif entity.kind in ("email", "url") and _AUTHOR_HEADING.search(clean_heading(heading)):
