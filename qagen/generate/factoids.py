@@ -186,6 +186,11 @@ _TEMPLATES = {
     ("email", "author"): "At which e-mail address can I reach the author of {subject}?",
     ("url", "author"): "Which website belongs to the author of {subject}?",
 }
+# A line that is a footnote, a reference or an author byline rather than a sentence about the address.
+_FOOTNOTE_LIKE = re.compile(
+    r"^\s*(?:[\d∗*†‡]|\[\d+\])|\b(?:e-?mail|url|web)\s*:|\(\d{4}\)|^\W*(?:https?://|www\.)\S+\s*$",
+    re.IGNORECASE,
+)
 _AUTHOR_HEADING = re.compile(
     r"\b(?:authors?|maintainers?|contributors?|credits|acknowledge?ments?|auteurs?|autor(?:en|es)?|autori)\b",
     re.IGNORECASE,
@@ -240,6 +245,12 @@ def entity_question(
         label = _role_phrase(label) if mode == "role" else _place_phrase(label) if mode == "place" else label
     elif entity.kind in ("email", "url") and _AUTHOR_HEADING.search(clean_heading(heading)):
         mode = "author"
+    if (
+        mode is None
+        and not _CONTACT_HEADINGS.match(clean_heading(last_heading(heading)))
+        and _FOOTNOTE_LIKE.search(line)
+    ):
+        return None  # an address in a footnote or reference line: what it is for is a guess
     template = _TEMPLATES[(entity.kind, mode)] if (entity.kind, mode) in _TEMPLATES else _TEMPLATES[(entity.kind, None)]
     question = template.format(label=label, topic=_topic(heading, title), subject=subject or "it")
     question = question.replace(" online online?", " online?")
