@@ -70,11 +70,12 @@ _E_VERBS = _wordset(
     "reserve restore retire serve combine declare dispose exchange examine include involve issue note "
     "place produce pursue release rinse rule shape size tune vote wipe breathe bathe live believe achieve "
     "argue assume cause cease charge invite judge license lose notice pause phone pose pressure queue "
-    "revoke scale trade wake excuse feature subscribe upgrade welcome ensure cure descale"
+    "revoke scale trade wake excuse feature subscribe upgrade welcome ensure cure descale code decode encode "
+    "encode type typeset determine"
 )
 # A gerund followed by one of these is an adjective: "Opening hours", "Parking garage".
 _GERUND_ADJ_NOUNS = _wordset(
-    "hours times signs garage garages room rooms area areas list card cards light lights instructions "
+    "hours times signs garage garages room rooms area areas list card cards light lights instructions example examples "
     "conditions requirements address process procedure period pattern schedule options method methods "
     "guide tips costs fees rates days day permit permits space spaces allowance"
 )
@@ -238,6 +239,9 @@ def heading_question(heading: str, title: str, language: str = "en") -> tuple[st
     """
     heading = clean_heading(heading)
     heading = re.sub(r"\s+", " ", heading).strip().rstrip(".:")
+    if ":" in heading and not heading.endswith("?"):  # "Shrinking and growing: the scale operation"
+        head, tail = (part.strip() for part in heading.split(":", 1))
+        heading = tail if len(tail.split()) >= 2 else head
     if not heading or len(heading) > 120 or _SKIP_HEADINGS.match(heading) or not re.search(r"[^\W\d_]{4}", heading):
         return None
     if _NOT_A_TOPIC.search(heading) and not heading.endswith("?"):
@@ -286,7 +290,9 @@ def _fold_eq(a: str, b: str) -> bool:
 # Changelog entries, and sentence fragments a parser took for headings ("users is that the ...").
 _NOT_A_TOPIC = re.compile(
     r"(?i:^(?:changes (?:in|since|for) )?(?:version|release|v)\s*\d|\bversion\s+\d+\.\d)|"
-    r"\s(?:is|are|was|were|has|have)\s|^[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+|[,;]$",
+    r"\s(?:is|are|was|were|has|have)\s|^[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+|[,;]$"
+    r"|(?i:^(?:from|to|of|on|in|at|by|with|and|or|but|the)\s+(?:version|v\d|[a-z]+\s+(?:to|and)\b))"
+    r"|(?i:\b(?:table|figure|fig\.)\s*\d)",
 )
 
 # Headings in other languages: the heading quoted, the subject named.
@@ -394,6 +400,8 @@ def _wh_heading(low: str) -> str | None:
 
 
 def _gerund_question(low: str, title: str) -> str | None:
+    if re.match(r"^\w+ing and ", low):
+        return None  # "Shrinking and growing: the scale operation" is a topic, not an action
     m = re.match(r"^(\w+ing)(?: or (\w+ing))?(?=\s|$)(.*)$", low)
     if not m:
         return None
