@@ -8,6 +8,7 @@ I bring to my appointment?", and a sentence "If you cannot come, please call ...
 
 from __future__ import annotations
 
+import functools
 import re
 
 from qagen.generate.subjects import (
@@ -76,6 +77,7 @@ _E_VERBS = _wordset(
 # A gerund followed by one of these is an adjective: "Opening hours", "Parking garage".
 _GERUND_ADJ_NOUNS = _wordset(
     "hours times signs garage garages room rooms area areas list card cards light lights instructions example examples "
+    "style styles "
     "conditions requirements address process procedure period pattern schedule options method methods "
     "guide tips costs fees rates days day permit permits space spaces allowance"
 )
@@ -246,6 +248,8 @@ def heading_question(heading: str, title: str, language: str = "en") -> tuple[st
         return None
     if _NOT_A_TOPIC.search(heading) and not heading.endswith("?"):
         return None
+    if " " not in heading and heading.casefold() in _function_words(language):
+        return None  # "while", "if", "for": a keyword of the documented language, not a topic
     subject = document_subject(title)
     if subject and _fold_eq(heading, subject):
         return None
@@ -278,6 +282,13 @@ def heading_question(heading: str, title: str, language: str = "en") -> tuple[st
     if gerund:
         return with_subject(gerund, subject), 4
     return _noun_question(low, subject), 3
+
+
+@functools.lru_cache(maxsize=16)
+def _function_words(language: str) -> frozenset[str]:
+    import stopwordsiso
+
+    return frozenset(stopwordsiso.stopwords(language) or stopwordsiso.stopwords("en"))
 
 
 def _fold_eq(a: str, b: str) -> bool:
