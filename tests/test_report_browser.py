@@ -243,7 +243,10 @@ def test_markup_in_a_document_is_shown_literally_and_never_runs(browser, tmp_pat
     (docs / BAD_NAME).write_bytes(b"%PDF-1.4 not really a PDF <script>alert(3)</script>")
     out = tmp_path / "out"
     # a tiny hostile corpus: balanced folds are not the point here
-    build(docs, out, overrides=[*FAST[:3], "topics.n_clusters=4", "folds.samples_total=40", "folds.min_fold_ratio=0"])
+    # the markup-heavy sections are parsed as code: sample them too, so that the report shows them
+    kinds = 'generate.source_kinds=["prose","code"]'
+    overrides = [*FAST[:3], "topics.n_clusters=4", "folds.samples_total=40", "folds.min_fold_ratio=0", kinds]
+    build(docs, out, overrides=overrides)
     report = write_report(out)
     sections = _lines(out / "sections.jsonl")
     # the parser really read the PDF's large bold line as a heading, and the markup as text
