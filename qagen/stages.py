@@ -498,9 +498,7 @@ def run_filter(ctx: StageContext) -> StageOutput:
         phone_region=gen_cfg.phone_region,
         entity_kinds=tuple(gen_cfg.entity_kinds),
         titles=document_titles(sections, ctx.inputs["documents.jsonl"]),
-        prompt_texts=prompt_reference_texts(
-            ctx.extra.get("prompts_dir") or gen_cfg.prompts_dir, gen_cfg.few_shot_file
-        ),
+        prompt_texts=prompt_reference_texts(ctx.extra.get("prompts_dir") or gen_cfg.prompts_dir, gen_cfg.few_shot_file),
     )
     result = run_filters(ctx.inputs["candidates.jsonl"], fctx, ctx.config.filter)
     rejected = list(ctx.inputs["generation_failures.jsonl"]) + result.rejected

@@ -96,9 +96,7 @@ class FoldBuilder:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"FoldBuilder({args})"
 
-    def fit(
-        self, embeddings: Any, topics: Any, units: Any, docs: Any = None, eligible: Any = None
-    ) -> FoldBuilder:
+    def fit(self, embeddings: Any, topics: Any, units: Any, docs: Any = None, eligible: Any = None) -> FoldBuilder:
         """Choose the folds, drop mixed units, split validation/test and sample.
 
         Args:
