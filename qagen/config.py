@@ -252,9 +252,9 @@ class GenerateConfig(_Section):
     s3_documents: int = Field(2, ge=2, le=4, description="documents combined in an S3 (cross-document) MCQ")
     max_section_chars: int = Field(6000, gt=200, description="longer sections are cut to this in prompts")
     source_kinds: list[SectionKind] = Field(
-        default_factory=lambda: ["prose"],
+        default_factory=lambda: ["prose", "table"],
         description="kinds of section questions are generated from (prose, code, table, toc, index, references, "
-        "garbled; set at parse)",
+        "garbled; set at parse); tables hold specifications and contact lists",
     )
 
     @field_validator("bloom_mix", "scenario_mix")
