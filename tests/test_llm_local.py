@@ -270,7 +270,18 @@ def test_local_build_generates_all_three_types_and_every_accepted_item_passes_ev
     # item-level filters again, from scratch: each accepted item passes each of them
     sections = {s.id: s for s in read_jsonl(out / "sections.jsonl", Section)}
     region = manifest["stages"]["generate"]["counts"]["phone_region"]
-    ctx = FilterContext(sections=sections, embed=_no_embedding, phone_region=region)
+    from qagen.filters.prompt_copy import prompt_reference_texts
+    from qagen.generate.context import document_titles
+    from qagen.records import Document
+
+    documents = read_jsonl(out / "documents.jsonl", Document)
+    ctx = FilterContext(  # as the filter stage builds it
+        sections=sections,
+        embed=_no_embedding,
+        phone_region=region,
+        titles=document_titles(sections.values(), documents),
+        prompt_texts=prompt_reference_texts(),
+    )
     again = run_filters(items, ctx, FilterConfig(skip=["dedup", "top_per_section"]))
     assert again.rejected == [] and len(again.accepted) == len(items)
     llm = manifest["stages"]["generate"]["llm"]
