@@ -351,14 +351,10 @@ def _add_similarity(
 
 def _windows(text: str, size: int) -> list[str]:
     """Passages of ``size`` words overlapping by half, covering the whole text."""
+    from qagen.answerability import windows
+
     words = text.split()
-    if len(words) <= size:
-        return [" ".join(words)] if words else []
-    stride = max(size // 2, 1)
-    starts = list(range(0, len(words) - size + 1, stride))
-    if starts[-1] + size < len(words):
-        starts.append(len(words) - size)
-    return [" ".join(words[i : i + size]) for i in starts]
+    return [" ".join(words[a:b]) for a, b in windows(words, size)]
 
 
 def _leakage_report(

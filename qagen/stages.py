@@ -327,14 +327,19 @@ def effective_generate_config(config: Any, sections: list[Section]) -> Any:
     return gen.model_copy(update={"phone_region": infer_phone_region(s.text for s in sections)})
 
 
+def _llm_id(obj: Any, config: Any) -> Any:
+    """A backend spec as given; an LLM object by its id (a LangChain model's names its class, model, settings)."""
+    if obj is None or isinstance(obj, str):
+        return obj
+    from qagen.llm import get_llm
+
+    return get_llm(obj, config.llm).id
+
+
 def _generate_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
     from qagen.generate.prompts import prompt_fingerprint
 
-    obj = extra.get("llm")
-    if obj is not None and not isinstance(obj, str):
-        from qagen.llm import get_llm
-
-        obj = get_llm(obj, config.llm).id  # a LangChain model's id names its class, model and settings
+    obj = _llm_id(extra.get("llm"), config)
     few_shot = config.generate.few_shot_file
     few_shot_hash = sha256_file(few_shot) if few_shot and Path(few_shot).is_file() else None
     return {"llm": obj, "prompts": prompt_fingerprint(extra.get("prompts_dir")), "few_shot": few_shot_hash}
@@ -348,11 +353,7 @@ def _splits_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
     if config.splits.answerability and (judge == "on" or (judge == "auto" and backend != "extractive")):
         from qagen.answerability import load_answerability_prompt
 
-        if backend is not None and not isinstance(backend, str):
-            from qagen.llm import get_llm
-
-            backend = get_llm(backend, config.llm).id
-        fp.update(llm=backend, prompt=load_answerability_prompt(extra.get("prompts_dir")).hash)
+        fp.update(llm=_llm_id(backend, config), prompt=load_answerability_prompt(extra.get("prompts_dir")).hash)
     return fp
 
 

@@ -15,6 +15,7 @@ from qagen.generate.subjects import (
     capitalize,
     clean_heading,
     document_subject,
+    namelike,
     names_subject,
     subject_preposition,
     with_subject,
@@ -154,20 +155,15 @@ def _match_case(found: str, repl: str) -> str:
     return repl[0].upper() + repl[1:] if found[0].isupper() else repl
 
 
-def _namelike(word: str) -> bool:
-    """ECG, AromaVita, AX1800: words that keep their case."""
-    return len(word) > 1 and (word.isupper() or any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word))
-
-
 def lower_first(text: str) -> str:
     """Lower-case the first word unless it looks like a name or acronym (ECG, AromaVita)."""
     first = text.split(" ", 1)[0]
-    return text if _namelike(first) else text[:1].lower() + text[1:]
+    return text if namelike(first) else text[:1].lower() + text[1:]
 
 
 def lower_title(text: str) -> str:
     """Title case to sentence case, keeping names and acronyms ("IT Helpdesk" -> "IT helpdesk")."""
-    return " ".join(w if _namelike(w) else w.lower() for w in text.split())
+    return " ".join(w if namelike(w) else w.lower() for w in text.split())
 
 
 def base_verb(gerund: str) -> str | None:
@@ -428,7 +424,7 @@ def _gerund_question(low: str, title: str) -> str | None:
     if rest:
         return _capital(f"How do I {verbs} {rest}?")
     product = re.split(r"[:|–—]", title, maxsplit=1)
-    if len(product) == 2 and any(_namelike(w) for w in product[0].split()):
+    if len(product) == 2 and any(namelike(w) for w in product[0].split()):
         return _capital(f"How do I {verbs} the {product[0].strip()}?")  # "How do I descale the AromaVita ..."
     return f"How does {m.group(1).lower()} work?"
 

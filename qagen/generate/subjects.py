@@ -9,6 +9,7 @@ never carry a section number (:func:`clean_heading`).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from pathlib import PurePath
@@ -96,6 +97,7 @@ def clean_title(title: str) -> str:
     return text.strip(" ,;:-–—")
 
 
+@functools.lru_cache(maxsize=4096)  # asked per section, entity and cloze; a pure function of its strings
 def document_subject(title: str, doc_path: str = "") -> str:
     """A noun phrase naming what a document is about, for use inside a question.
 
@@ -122,7 +124,7 @@ def document_subject(title: str, doc_path: str = "") -> str:
     head = re.sub(r"^(?:welcome to|about|your|our)\s+", "", head, flags=re.IGNORECASE).strip()
     stripped = _DOC_SUFFIX.sub("", head).strip()
     if stripped and stripped != head:
-        if any(_namelike(w) for w in stripped.split()) or _PACKAGE_FILE.match(stripped.split()[0]):
+        if any(namelike(w) for w in stripped.split()) or _PACKAGE_FILE.match(stripped.split()[0]):
             head = stripped  # "Dell XPS 13 Owner's Manual" -> "Dell XPS 13"
         elif not _ARTICLE.match(head):
             return f"the {head}"  # "Acme Employee Handbook" -> "the Acme Employee Handbook"
@@ -174,7 +176,7 @@ def names_subject(question: str, subject: str) -> bool:
     matched = wanted & found
     if not matched:
         return False
-    names = {_fold(w).strip(".-") for w in re.findall(r"[\w@+.-]+", subject) if _namelike(w) or w.islower()}
+    names = {_fold(w).strip(".-") for w in re.findall(r"[\w@+.-]+", subject) if namelike(w) or w.islower()}
     return bool(matched & names) or len(matched) * 2 >= len(wanted)
 
 
@@ -225,7 +227,8 @@ _LEADS = {
 }
 
 
-def _namelike(word: str) -> bool:
+def namelike(word: str) -> bool:
+    """ECG, AromaVita, AX1800: words that keep their case."""
     return len(word) > 1 and (word.isupper() or any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word))
 
 

@@ -59,7 +59,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import get_args
 
 from qagen.records import SectionKind
@@ -198,19 +198,24 @@ def _weight(line: str) -> int:
     return len("".join(line.split()))
 
 
+def _line_share(text: str, matches: Callable[[str], bool]) -> float:
+    """Share of the non-blank characters of ``text`` on lines ``matches`` accepts (0.0 for empty text)."""
+    total = hit = 0
+    for line in text.splitlines():
+        w = _weight(line)
+        total += w
+        if w and matches(line):
+            hit += w
+    return hit / total if total else 0.0
+
+
 def code_share(text: str) -> float:
     """Share of the non-blank characters of ``text`` that sit on code or markup lines.
 
     Characters, not lines, are counted, so one long paragraph weighs more than a few short
     lines of example code beside it. 0.0 for empty text.
     """
-    total = code = 0
-    for line in text.splitlines():
-        w = _weight(line)
-        total += w
-        if w and is_code_line(line):
-            code += w
-    return code / total if total else 0.0
+    return _line_share(text, is_code_line)
 
 
 def looks_like_code(text: str, threshold: float = CODE_SHARE) -> bool:
@@ -478,13 +483,7 @@ def _garbled_line(line: str) -> bool:
 
 def garbled_share(text: str) -> float:
     """Share of the non-blank characters of ``text`` on garbled lines (see the module docstring)."""
-    total = bad = 0
-    for line in text.splitlines():
-        w = _weight(line)
-        total += w
-        if w and _garbled_line(line):
-            bad += w
-    return bad / total if total else 0.0
+    return _line_share(text, _garbled_line)
 
 
 def _is_table_row(line: str) -> bool:
