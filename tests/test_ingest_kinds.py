@@ -489,3 +489,22 @@ def test_parse_joins_letter_spaced_headings_and_sets_kinds(tmp_path):
         ("Contents", "toc"),
         ("Implementation", "code"),
     ]
+
+
+def test_call_and_index_checks_match_their_regexes_and_stay_linear_on_long_tokens():
+    import random
+    import re
+
+    from qagen.ingest.kinds import _call_like, _indexed
+
+    call = re.compile(r"[A-Za-z_][\w.]*\([^\s)]|[A-Za-z_][\w.]*\(\)")
+    index = re.compile(r"\w\[[^\]]*\]")
+    rng = random.Random(0)
+    for _ in range(20000):
+        tok = "".join(rng.choice("ab9_.()[] é") for _ in range(rng.randint(0, 10)))
+        assert _call_like(tok) == bool(call.search(tok)), tok
+        assert _indexed(tok) == bool(index.search(tok)), tok
+    # a PDF's text without spaces (the parse-timeout test's 4-million-character line) is one token:
+    # a regex retried from every position took minutes on it
+    for line in ("ab" * 200_000, "a(" * 200_000, "a[" * 200_000):
+        assert classify_section("Heading", line) in ("prose", "code", "garbled")

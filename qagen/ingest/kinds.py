@@ -117,13 +117,12 @@ _KEYWORDS = _word_set(
     "penstroke drawarrow drawdblarrow unfill undraw filldraw dotlabel dotlabels"
 )
 _PLURAL_PARENS = re.compile(r"^\w+\((?:s|es|e|en|n|in|innen|nen|ne|a|as|os)\)\W*$", re.IGNORECASE)
-_CALL = re.compile(r"[A-Za-z_][\w.]*\([^\s)]|[A-Za-z_][\w.]*\(\)")  # f(x), drawO(9tm, ...), f()
 # a web address or e-mail address, which may hold "=" or "&" but is not code
 _ADDRESS = re.compile(r"^[<(\"'“‘«]*(?:(?:https?|ftp)://|www\.|[\w.+-]+@[\w-]+\.)\S*$", re.IGNORECASE)
 _CITATION = re.compile(r"^\[\d{1,3}(?:[,–-]\s*\d{1,3})*\]\W*$")
 _OPERATORS = _word_set("= := == != <= >= -> => <- && || += -= *= /= :: << >> ;; |> <> %% %%% ## ###")
 _CODE_CHARS = re.compile(
-    r"[{}=]|<\S|\S>|;(?=.)|^[*∗][^\W\d]|[\])}]%$|\\[^\W\d]|\\[\\{}\[\]%#$&@]|::|\w_\w|^[@%#][^\W\d]|`|\w\[[^\]]*\]|^\[[^\]\d\s]+\]$"
+    r"[{}=]|<\S|\S>|;(?=.)|^[*∗][^\W\d]|[\])}]%$|\\[^\W\d]|\\[\\{}\[\]%#$&@]|::|\w_\w|^[@%#][^\W\d]|`|^\[[^\]\d\s]+\]$"
 )
 _WORD = re.compile(r"^[(\"'“‘«¿¡]*[^\W\d_]+(?:[-'’.][^\W\d_]+)*[)\"'”’».,;:!?…]*$")
 # "\\rhead{\\bfseries Il rendimento}": a command with an argument, to the end of the line
@@ -136,7 +135,39 @@ def _code_token(tok: str) -> bool:
         return True
     if _CITATION.match(tok) or _PLURAL_PARENS.match(tok) or _ADDRESS.match(tok):
         return False
-    return bool(_CODE_CHARS.search(tok) or _CALL.search(tok))
+    return bool(_CODE_CHARS.search(tok) or _indexed(tok) or _call_like(tok))
+
+
+_WORD_BRACKET = re.compile(r"\w\[")
+
+
+def _indexed(tok: str) -> bool:
+    r"""``opt[x]``, ``a[b[c]``: a bracket opened right after a word character and closed later
+    (the regex ``\w\[[^\]]*\]``, in linear time: the first ``x[`` decides, as any later one
+    only has fewer characters after it)."""
+    m = _WORD_BRACKET.search(tok)
+    return m is not None and "]" in tok[m.end() :]
+
+
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+
+
+def _call_like(tok: str) -> bool:
+    r"""``f(x``, ``drawO(9tm``, ``a.b()``: a bracket opened right after a name and followed by
+    something (the regex ``[A-Za-z_][\w.]*\([^\s)]|[A-Za-z_][\w.]*\(\)``), in time linear in
+    the token: the regex retried its name scan from every position, quadratic on a long run of
+    letters such as a PDF's text without spaces."""
+    start = 0
+    while (j := tok.find("(", start)) != -1:
+        start = j + 1
+        if j + 1 >= len(tok) or tok[j + 1].isspace():
+            continue
+        k = j
+        while k > 0 and (tok[k - 1] == "." or tok[k - 1] == "_" or tok[k - 1].isalnum()):
+            k -= 1  # the run of word characters and dots before the bracket (stops at the previous one)
+        if any(c in _NAME_START for c in tok[k:j]):
+            return True
+    return False
 
 
 def _line_tokens(line: str) -> list[str]:
