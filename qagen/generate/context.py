@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from qagen.config import GenerateConfig
+from qagen.generate.subjects import is_byline
 from qagen.io import sha256_text
 from qagen.records import Document, FoldAssignment, Page, Section, Source, Split
 
@@ -160,8 +161,11 @@ def item_id(kind: str, section_ids: Iterable[str], question: str) -> str:
 
 
 def document_titles(sections: Iterable[Section], documents: Iterable[Document] = ()) -> dict[str, str]:
-    """A title per document: its recorded title, else its first heading, else its file name."""
-    titles = {d.id: d.title.strip() for d in documents if d.title and d.title.strip()}
+    """A title per document: its recorded title, else its first heading, else its file name.
+
+    A recorded title that is an author byline (PDF metadata and title pages mix them up) is not used.
+    """
+    titles = {d.id: d.title.strip() for d in documents if d.title and d.title.strip() and not is_byline(d.title)}
     first: dict[str, Section] = {}
     for s in sections:
         if s.doc_id not in first or s.order < first[s.doc_id].order:
@@ -169,7 +173,8 @@ def document_titles(sections: Iterable[Section], documents: Iterable[Document] =
     for doc_id, s in first.items():
         if doc_id not in titles:
             heading = s.heading.strip()
-            titles[doc_id] = heading if 0 < len(heading) <= 100 else _humanize(s.doc_path)
+            usable = 0 < len(heading) <= 100 and not is_byline(re.split(r"\s+[›»>]\s+", heading)[0])
+            titles[doc_id] = heading if usable else _humanize(s.doc_path)
     return titles
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from collections import defaultdict
 
 from qagen.generate.context import GenerationContext, item_id
@@ -32,7 +33,7 @@ from qagen.generate.factoids import entity_question
 from qagen.generate.phrasing import definition_questions, heading_question, sentence_questions
 from qagen.generate.subjects import clean_heading, document_subject, with_subject
 from qagen.generate.terms import KIND_WORDS, Term, find_terms, pick_distractors, term_key
-from qagen.generate.text import Unit, last_heading, lead, n_words, render_units, units
+from qagen.generate.text import Unit, last_heading, n_words, render_units, units, whole_body
 from qagen.io import sha256_text
 from qagen.records import GeneratorInfo, Item, ItemType, Section
 
@@ -43,6 +44,7 @@ EXTRACTIVE_NOTICE = (
 GENERATOR = GeneratorInfo(backend="extractive", model="", prompt_hash="", persona=None)
 MAX_MCQ_CANDIDATES = 3
 SHORT_ANSWER_WORDS = 25  # the filter's default factoid_max_answer_words
+HEADING_ANSWER_WORDS = (15, 200)  # a heading question's answer is its whole section, within these bounds
 _ENTITY_WORDS = {"phone": "phone number", "email": "e-mail address", "url": "web address"}
 
 
@@ -96,8 +98,11 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
     language = ctx.language_of(section.id)
     asked = None if is_title else heading_question(heading, title, language)
     if asked and body:
-        answer = lead(section.text, min_words=60, max_words=160)  # a heading question asks about the whole section
-        if n_words(answer) >= 4:
+        # A heading question asks about the whole section, so only the whole section answers it:
+        # an opening cut at N words left out what the question asked for in half of the cases
+        # readers checked. Longer sections get sentence questions only.
+        answer = whole_body(body)
+        if HEADING_ANSWER_WORDS[0] <= n_words(answer) <= HEADING_ANSWER_WORDS[1] and _answers_heading(asked[0], answer):
             candidates.append((float(asked[1]), -1, asked[0], answer))
     if language == "en":
         subject = document_subject(title, section.doc_path)
@@ -108,7 +113,9 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
             asked_here = [(with_subject(q, subject), sc) for q, sc in asked_here]
             asked_here += definition_questions(unit.text, subject)
             for question, score in asked_here:
-                candidates.append((float(score), unit.index, question, _sentence_answer(body, unit)))
+                answer = _sentence_answer(body, unit)
+                if not _POINTS_ELSEWHERE.search(answer) and not _LISTING.search(answer):
+                    candidates.append((float(score), unit.index, question, answer))
     kept: list[set[str]] = []
     items: list[Item] = []
     for score, _, question, answer in sorted(candidates, key=lambda c: (-c[0], c[1])):
@@ -124,6 +131,38 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
     return items
 
 
+def _answers_heading(question: str, answer: str) -> bool:
+    """Whether a whole section reads as the answer to its heading question.
+
+    Not a code listing, a flattened table ("Name | Type | Description ..."), glyph debris, or, for
+    "Which macros does X provide?", a section that names none ("This is the approach I take below").
+    """
+    if _LISTING.search(answer) or answer.count(" | ") >= 3 or _glyph_junk(answer):
+        return False
+    offered = re.match(r"^Which (.+?) does .+ provide\?$", question)
+    if offered:
+        noun = offered.group(1).split()[-1].lower()
+        names = set(re.findall(r"\\[A-Za-z@]+", answer))
+        return len(names) >= 2 or answer.count("\n- ") >= 2 or noun.rstrip("s") in answer.lower()
+    return True
+
+
+def _glyph_junk(text: str) -> bool:
+    """A run of symbols from a font without a Unicode map ("•—–œŒÕÃ …»√")."""
+    for run in re.findall(r"[^\x00-\x7F\s]{4,}", text):
+        if sum(unicodedata.category(c)[0] in "PS" for c in run) >= 2:
+            return True
+    return False
+
+
+# A documented-code listing line: a line number, then a command ("69 \\let\\varnote@\\Afootnote").
+_LISTING = re.compile(r"(?:^|\s)\d{1,4} \\[A-Za-z@]")
+# An answer that points to text it does not quote: "If you want more details, here they are."
+_POINTS_ELSEWHERE = re.compile(
+    r"\b(?:here (?:they|it) (?:are|is)|as follows|see (?:below|above)|(?:shown|listed|given|described) (?:below|above)|"
+    r"the following|in (?:table|figure|section|chapter) \d)",
+    re.IGNORECASE,
+)
 # A question pointing into text the asker never saw: "these hooks", "such a case", "... use it?"
 _DEICTIC = re.compile(r"\b(?:this|these|those|such|above|below|following|previous)\b|\b(?:it|them)\?$", re.IGNORECASE)
 
@@ -303,6 +342,15 @@ def _mcqs(ctx: GenerationContext, section: Section, pools: _TermPools) -> list[I
 
 
 _PRONOUN_START = re.compile(r"^(?:they|it|these|this|those|he|she|its|their|such)\b", re.IGNORECASE)
+# A sentence that leans on text around it: a connective start, a pointer, a document-internal reference.
+_NEEDS_CONTEXT = re.compile(
+    r"^(?:but|and|or|so|also|then|thus|hence|therefore|otherwise|instead|however|moreover|finally|now|here)\b"
+    r"|\b(?:this|these|those|such|above|below|following|previous|here|it)\b"
+    r"|\b(?:table|figure|fig\.|page|section|chapter|example|line|equation)\s*\(?\d",
+    re.IGNORECASE,
+)
+# Extraction debris: margin dates, table rules, math set as symbols ("∂T∂SV").
+_DEBRIS = re.compile(r"\d{4}/\d{2}/\d{2}|\s\|\s|[∂∑∏∫√∞≤≥≠≈∈∉⊂⊃∪∩∀∃∇]")
 _KIND_ORDER = ["money", "duration", "time", "quantity", "percent", "phone", "email", "url", "command"]
 
 
@@ -310,15 +358,18 @@ def _cloze_targets(section: Section, section_terms: list[Term]) -> list[tuple[Un
     """One salient term per sentence or bullet, best kinds first, sentences in reading order."""
     targets: list[tuple[int, int, Unit, Term]] = []
     for unit in units(section.text):
-        if not 5 <= n_words(unit.text) <= 60 or not re.match(r"[\w\"“'‘\\(]", unit.text):
-            continue  # a sentence, not the tail of a code line ("} which ...", "| macros ...")
-        if _PRONOUN_START.match(unit.text):
-            continue  # "They can be changed ..." says nothing on its own about what "they" are
+        if not 5 <= n_words(unit.text) <= 60 or not re.match(r"[A-Z0-9\"“'‘\\(]", unit.text):
+            continue  # a sentence, not the tail of a code line or of a sentence ("} which ...", "etc.) and ...")
+        if _PRONOUN_START.match(unit.text) or _NEEDS_CONTEXT.search(unit.text) or _DEBRIS.search(unit.text):
+            continue  # "They can be changed ...", "... see page 25", "2011/05/29 |": not a statement on its own
         terms = find_terms(unit.text)
         terms += [t for t in section_terms if t.kind in _ENTITY_WORDS and t.text in unit.text]
         keys = [term_key(t.text) for t in terms]
         # the blank must be unambiguous and sit in a sentence, not in a flattened table row
         terms = [t for t in terms if keys.count(term_key(t.text)) == 1 and _clozable(unit.text, t.text)]
+        if len(re.findall(r"\\[A-Za-z@]+", unit.text)) >= 3:
+            # "\IF, \WHILE, \FOR, etc. are keywords": any command of the same kind fills the blank
+            terms = [t for t in terms if t.kind != "command"]
         if terms:
             best = min(terms, key=lambda t: (_KIND_ORDER.index(t.kind), unit.text.find(t.text)))
             targets.append((_KIND_ORDER.index(best.kind), unit.index, unit, best))

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from qagen.generate.entities import Entity
-from qagen.generate.phrasing import _CONTACT_HEADINGS, lower_first, the, to_first_person
+from qagen.generate.phrasing import _CONTACT_HEADINGS, lower_first, the, to_first_person, topic_heading
 from qagen.generate.subjects import clean_heading, document_subject, with_subject
 from qagen.generate.text import clean_line, fields, join_wrapped, last_heading, split_sentences
 
@@ -116,6 +116,8 @@ def _line_label(line_prefix: str, others: list[Entity]) -> str | None:
     plain = re.fullmatch(r"[\w'’ &-]{2,40}", label) is not None
     if not label or not plain or len(label.split()) > 5 or _BAD_LABEL_WORDS.search(label):
         return None
+    if re.match(r"(?:on|at|in|as|to|for|from|of|via|and|or)\b", label):
+        return None  # "on ctan as pgf:": the tail of a sentence, not a label
     if not colon and re.search(r"\b(?:on|at|to|via|by|in|for|from|call|contact)$", label, re.IGNORECASE):
         return None
     if _NOT_PLACE.search(label) and not _ROLE_WORDS.search(label):
@@ -145,8 +147,11 @@ def _label(prefix: str, line_prefix: str, after: str, others: list[Entity]) -> t
     return "role", label
 
 
-def _topic(heading: str, title: str) -> str:
+def _topic(heading: str, title: str) -> str | None:
+    """What the section is about, for a question that names no owner of the entity; None if the heading is no topic."""
     heading = clean_heading(last_heading(heading)).rstrip(".:")
+    if heading and not topic_heading(heading):
+        return None
     question_like = re.match(
         r"^(?:how|what|when|where|who|why|which|is|are|can|do|does|should|before|after|during|if)\b",
         heading,
@@ -188,13 +193,27 @@ _TEMPLATES = {
 }
 # A line that is a footnote, a reference or an author byline rather than a sentence about the address.
 _FOOTNOTE_LIKE = re.compile(
-    r"^\s*(?:[\d∗*†‡]|\[\d+\])|\b(?:e-?mail|url|web)\s*:|\(\d{4}\)|^\W*(?:https?://|www\.)\S+\s*$",
+    r"^\s*(?:[\d∗*†‡]|\[\d+\])|\b(?:e-?mail|url|web)\s*:|\(\d{4}\)|^\W*(?:https?://|www\.)",
     re.IGNORECASE,
 )
 _AUTHOR_HEADING = re.compile(
     r"\b(?:authors?|maintainers?|contributors?|credits|acknowledge?ments?|auteurs?|autor(?:en|es)?|autori)\b",
     re.IGNORECASE,
 )
+# Words that end a person's name in a byline run into its neighbours ("Will Robertson Feedback:").
+_NOT_NAME_WORDS = re.compile(
+    r"\b(?:feedback|bugs?|issues?|homepage|home|repository|source|website|web|e-?mail|mail|contact|version|"
+    r"package|documentation|support|maintainer|author|copyright|license|licence|project|page|code)\b",
+    re.IGNORECASE,
+)
+_ORGANISATION = re.compile(
+    r"\b(?:university|universit[äéà]t?|institute|institut|college|school|society|laboratory|lab|academy|"
+    r"foundation|corporation|inc|ltd|gmbh|department|faculty)\b",
+    re.IGNORECASE,
+)
+_DEBRIS = re.compile(r"\s=\s|\(\d{1,3}\)\s*\S+\.\w{2,}$|\d{4}/\d{2}/\d{2}\s*\|")
+# Dates and versions a byline ends with ("asnd@triumf.ca 2010/09/05", "... v1.2").
+_TRAILING_DATES = re.compile(r"(?:\s+(?:v?\d+(?:[./-]\d+){1,2}[a-z]?|\(\d{4}[./-]\d{2}[./-]\d{2}\)))+\s*$")
 _PERSON = re.compile(r"[A-Z][a-zà-ÿ]+(?: (?:van|de|der|von|di|da|le|la))?(?: [A-Z]\.)?(?: [A-Z][\wà-ÿ'’-]+){1,2}")
 
 
@@ -239,11 +258,15 @@ def entity_question(
     subject = document_subject(title)
     if found:
         mode, label = found
-        person = _PERSON.fullmatch(label) and not _ROLE_WORDS.search(label)
+        if entity.kind == "email" and _ORGANISATION.search(label):
+            return None  # "Michigan State University amunn@msu.edu": a person's address under an affiliation
+        person = _PERSON.fullmatch(label) and not _ROLE_WORDS.search(label) and not _NOT_NAME_WORDS.search(label)
         if _AUTHOR_HEADING.search(clean_heading(heading)) or (entity.kind in ("email", "url") and person):
             mode = "person"  # "Thomas Schroeder <schroeder@...>" under "Author"
         label = _role_phrase(label) if mode == "role" else _place_phrase(label) if mode == "place" else label
     elif entity.kind in ("email", "url") and _AUTHOR_HEADING.search(clean_heading(heading)):
+        if len(line.split()) > 14:
+            return None  # a sentence naming someone else ("borrows from quire.tex of M. van der Goot <...>")
         mode = "author"
     if (
         mode is None
@@ -251,13 +274,23 @@ def entity_question(
         and _FOOTNOTE_LIKE.search(line)
     ):
         return None  # an address in a footnote or reference line: what it is for is a guess
+    if mode in ("person", "place") and _NOT_NAME_WORDS.search(label):
+        return None  # "Robertson Feedback": a name run into the next line's label
     template = _TEMPLATES[(entity.kind, mode)] if (entity.kind, mode) in _TEMPLATES else _TEMPLATES[(entity.kind, None)]
-    question = template.format(label=label, topic=_topic(heading, title), subject=subject or "it")
+    topic = _topic(heading, title)
+    if topic is None and "{topic}" in template:
+        return None
+    if mode is None and _DEBRIS.search(sentence):
+        return None  # "Some text Posted on c = d (12) tex.stackexchange.com": margin notes, not a statement
+    question = template.format(label=label, topic=topic, subject=subject or "it")
     question = question.replace(" online online?", " online?")
     if "online" in label:
         question = question.replace(f"{label} online?", f"{label}?")
     question = with_subject(question[:1].upper() + question[1:], subject)
     answer = sentence if len(sentence.split()) >= 4 or sentence == line else line
+    trimmed = _TRAILING_DATES.sub("", answer)
+    if entity.text in trimmed:
+        answer = trimmed
     if " | " in answer and len(answer.split()) > 30:  # a flattened table: the entity's cell and the one before
         cells = answer.split(" | ")
         at = next(i for i, c in enumerate(cells) if entity.text in c)

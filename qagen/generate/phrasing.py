@@ -116,6 +116,7 @@ _SKIP_HEADINGS = re.compile(
     r"implementation|the implementation|identification|acknowledge?ments?|licen[cs]e|copyright|"
     r"(?:change|version|revision) (?:history|log)|changes|changelog|references|bibliography|index|abstract|"
     r"preface|the code|driver|the driver|documentation|the documentation|author|authors|"
+    r"contributions?|contributing|contributors|feedback|thanks|to ?do|future (?:work|plans)|copying|"
     r"inleiding|inhoud|inhoudsopgave|einleitung|inhalt|inhaltsverzeichnis|sommaire|introducción|índice|"
     r"introduzione|indice|introdução|sumário)$",
     re.IGNORECASE,
@@ -242,7 +243,7 @@ def heading_question(heading: str, title: str, language: str = "en") -> tuple[st
         heading = tail if len(tail.split()) >= 2 else head
     if not heading or len(heading) > 120 or _SKIP_HEADINGS.match(heading) or not re.search(r"[^\W\d_]{4}", heading):
         return None
-    if _NOT_A_TOPIC.search(heading) and not heading.endswith("?"):
+    if not topic_heading(heading):
         return None
     if " " not in heading and heading.casefold() in _function_words(language):
         return None  # "while", "if", "for": a keyword of the documented language, not a topic
@@ -276,8 +277,22 @@ def heading_question(heading: str, title: str, language: str = "en") -> tuple[st
         return f"How do I {verb[0].casefold()} {to_first_person(verb[1])} with {subject}?", 4
     gerund = _gerund_question(low, title)
     if gerund:
+        generic = re.match(r"^(How do I .+?) the (?:package|class|module|library|software|program|product)\?$", gerund)
+        if generic and subject:  # "Loading the package" -> "How do I load the nnext package?"
+            return f"{generic.group(1)} {subject}?", 4
         return with_subject(gerund, subject), 4
     return _noun_question(low, subject), 3
+
+
+def topic_heading(heading: str) -> bool:
+    """True when a (cleaned) heading names a topic a question can be about.
+
+    Not a changelog entry ("Version 2.1"), a sentence fragment, a phrase about something
+    unnamed ("Some details for the interested") or parser debris ("\\mathopen{}.12").
+    """
+    if not heading or heading.endswith("?"):
+        return bool(heading)
+    return not (_NOT_A_TOPIC.search(heading) or _NOT_A_NAME.search(heading))
 
 
 @functools.lru_cache(maxsize=16)
@@ -300,6 +315,12 @@ _NOT_A_TOPIC = re.compile(
     r"\s(?:is|are|was|were|has|have)\s|^[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+|[,;]$"
     r"|(?i:^(?:from|to|of|on|in|at|by|with|and|or|but|the)\s+(?:version|v\d|[a-z]+\s+(?:to|and)\b))"
     r"|(?i:\b(?:table|figure|fig\.)\s*\d)",
+)
+
+# A heading that is a phrase about something unnamed ("Some details for the interested", "A few
+# things missing from ...", "More options"), or parser debris ("\\mathopen{}.12").
+_NOT_A_NAME = re.compile(
+    r"(?i:^(?:a|an|some|a few|few|several|more|other|others|further|various|many|additional)\s)|[{}]|\.\d+$"
 )
 
 # Headings in other languages: the heading quoted, the subject named.

@@ -60,6 +60,11 @@ _OWNER = re.compile(r"\b(?:at|of|from|by|to)\s+((?:[A-Z][\w'’&-]*\s?){1,5})$")
 _RULE_NOUNS = _words(
     "policy policies plan programme program procedure procedures regulations rules terms agreement guidelines"
 )
+# "American Mathematical Society Barbara Beeton": an affiliation and a person, read as the title.
+_BYLINE = re.compile(
+    r"\b(?:Society|University|Institute|College|Laboratory|Corporation|Foundation)\s+"
+    r"[A-Z][a-zà-ÿ]+(?:\s+[A-Z]\.)?\s+[A-Z][a-zà-ÿ'’-]+$"
+)
 _INSTITUTION_NOUNS = _RULE_NOUNS | _words(
     "clinic hospital centre center department service services team company office school university library "
     "museum council ministry agency association foundation institute unit ward practice pharmacy"
@@ -87,6 +92,11 @@ def clean_heading(heading: str) -> str:
             break
         text = stripped
     return re.sub(r"\s+", " ", _FOOTNOTE_MARKS.sub(" ", text)).strip(" .:;-–—")
+
+
+def is_byline(title: str) -> bool:
+    """True for a title page's byline read as the title ("American Mathematical Society Barbara Beeton")."""
+    return _BYLINE.search(clean_title(title)) is not None
 
 
 def clean_title(title: str) -> str:

@@ -104,24 +104,16 @@ def units(text: str) -> list[Unit]:
     return out
 
 
-def lead(text: str, min_words: int = 35, max_words: int = 110) -> str:
-    """The opening of a body as an answer: whole sentences/bullets, at least ``min_words``.
+def whole_body(body: list[Unit]) -> str:
+    """A section body as an answer: every unit, less a leading fragment that continues text before it.
 
-    A sentence ending in a colon keeps the list that follows it (as far as ``max_words``).
+    A section that starts in the middle of a sentence ("preceding paragraph. The left margin ...",
+    a page break or a misplaced heading) loses the fragment.
     """
-    chosen: list[Unit] = []
-    count = 0
-    items = units(text)
-    for i, unit in enumerate(items):
-        size = n_words(unit.text)
-        if chosen and count + size > max_words:
-            break
-        chosen.append(unit)
-        count += size
-        in_list = unit.text.endswith(":") or (unit.bullet and i + 1 < len(items) and items[i + 1].bullet)
-        if count >= min_words and not in_list:
-            break
-    return render_units(chosen)
+    start = 0
+    while start < len(body) and not body[start].bullet and re.match(r"[a-z,;.)\]]", body[start].text):
+        start += 1
+    return render_units(body[start:])
 
 
 def render_units(chosen: list[Unit]) -> str:

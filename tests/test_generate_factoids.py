@@ -1,0 +1,65 @@
+"""Factoid questions about addresses in real bylines, footnotes and margin notes (issue 17's readers)."""
+
+from __future__ import annotations
+
+from qagen.generate.context import document_titles
+from qagen.generate.entities import extract_entities
+from qagen.generate.factoids import entity_question
+from qagen.generate.subjects import is_byline
+from qagen.records import Document, Section
+
+
+def ask(text: str, address: str, heading: str = "Introduction", title: str = "The mathstyle package"):
+    entities = extract_entities(text, ["email", "url", "phone"], "US")
+    entity = next(e for e in entities if address in e.text)
+    return entity_question(text, entity, entities, heading, title)
+
+
+def test_a_name_run_into_the_next_label_is_no_person() -> None:
+    asked = ask("Will\nRobertson Feedback: https://github.com/wspr/breqn/issues 202", "github.com")
+    assert asked is None or "Robertson Feedback" not in asked.question
+
+
+def test_an_address_under_an_affiliation_is_not_the_affiliations() -> None:
+    asked = ask("Alan Munn\nMichigan State University amunn@msu.edu", "amunn@", title="The screenplay-pkg package")
+    assert asked is None or "University" not in asked.question
+
+
+def test_a_bylines_trailing_date_is_not_in_the_answer() -> None:
+    asked = ask("Donald Arseneau asnd@triumf.ca 2010/09/05", "asnd@", title="chapterbib multiple bibliographies")
+    assert asked is not None and "Donald Arseneau" in asked.question
+    assert asked.answer == "Donald Arseneau asnd@triumf.ca"
+
+
+def test_a_url_opening_a_line_is_a_footnote() -> None:
+    text = "https://github.com/amunn/gb4e-emulate linguex This option defines the example numbering."
+    assert ask(text, "github.com", heading="Package options", title="The nnext package") is None
+
+
+def test_an_author_heading_does_not_make_a_sentence_a_byline() -> None:
+    text = (
+        "Version 2.0 of everyshi borrows heavily from quire.tex of the late Marcel van der Goot, "
+        "who could be reached at marcel@cs.caltech.edu when it was written."
+    )
+    assert ask(text, "marcel@", heading="Author", title="The obsolete everyshi package") is None
+
+
+def test_a_heading_that_is_no_topic_gives_no_topic_question() -> None:
+    text = "For those wanting to keep older versions: they are archived at https://www.example.org/chemnum/old"
+    asked = ask(text, "example.org", heading="From Version 0 to Version 1", title="The chemnum package")
+    assert asked is None or "Version 0" not in asked.question
+
+
+def test_a_contact_line_still_gets_its_question() -> None:
+    asked = ask("Appointments desk: +1 212 555 0143", "212", heading="Contact", title="Lindenhof Clinic")
+    assert asked is not None and "appointments desk" in asked.question.lower()
+
+
+def test_a_byline_read_as_the_title_falls_back_to_the_first_heading() -> None:
+    title = "American Mathematical Society Barbara Beeton Version 2.08, 2014/07/11"
+    doc = Document("d", "amsbooka.pdf", "", "pdf", "ok", title=title)
+    section = Section("d-0", "d", "amsbooka.pdf", "Sample book for the amsbook class", "Text.", 1, 1, 0)
+    assert document_titles([section], [doc]) == {"d": "Sample book for the amsbook class"}
+    byline_heading = Section("d-0", "d", "amsbooka.pdf", f"{title} › 1 Introduction", "Text.", 1, 1, 0)
+    assert document_titles([byline_heading], [doc]) == {"d": "Amsbooka"}
+    assert not is_byline("Stanford University Press Style Guide")
