@@ -30,7 +30,7 @@ from collections import defaultdict
 from qagen.generate.context import GenerationContext, item_id
 from qagen.generate.entities import Entity, extract_entities
 from qagen.generate.factoids import entity_question
-from qagen.generate.phrasing import definition_questions, heading_question, sentence_questions
+from qagen.generate.phrasing import definition_questions, heading_question, sentence_questions, topic_heading
 from qagen.generate.subjects import clean_heading, document_subject, with_subject
 from qagen.generate.terms import KIND_WORDS, Term, find_terms, pick_distractors, term_key
 from qagen.generate.text import Unit, last_heading, n_words, render_units, units, whole_body
@@ -346,7 +346,8 @@ _PRONOUN_START = re.compile(r"^(?:they|it|these|this|those|he|she|its|their|such
 _NEEDS_CONTEXT = re.compile(
     r"^(?:but|and|or|so|also|then|thus|hence|therefore|otherwise|instead|however|moreover|finally|now|here)\b"
     r"|\b(?:this|these|those|such|above|below|following|previous|here|it)\b"
-    r"|\b(?:table|figure|fig\.|page|section|chapter|example|line|equation)\s*\(?\d",
+    r"|\b(?:table|figure|fig\.|page|section|chapter|example|line|equation)\s*\(?\d"
+    r"|\b(?:before|after|like|than|of) that\b|\(\d+(?:-[a-z]+)*\)",  # "the example after that", "yields (4-g-ii)"
     re.IGNORECASE,
 )
 # Extraction debris: margin dates, table rules, math set as symbols ("∂T∂SV").
@@ -367,6 +368,10 @@ def _cloze_targets(section: Section, section_terms: list[Term]) -> list[tuple[Un
         keys = [term_key(t.text) for t in terms]
         # the blank must be unambiguous and sit in a sentence, not in a flattened table row
         terms = [t for t in terms if keys.count(term_key(t.text)) == 1 and _clozable(unit.text, t.text)]
+        if re.search(r"\s(?:\d{1,2}|[A-Z])\.$", unit.text):
+            continue  # cut at a date or an initial ("Zivilgesetzbuch vom 10.")
+        if re.match(r"\\[A-Za-z@]+ [A-Z]", unit.text):
+            terms = [t for t in terms if not unit.text.startswith(t.text)]  # "\glt I invited Fred": markup, not prose
         if len(re.findall(r"\\[A-Za-z@]+", unit.text)) >= 3:
             # "\IF, \WHILE, \FOR, etc. are keywords": any command of the same kind fills the blank
             terms = [t for t in terms if t.kind != "command"]
@@ -421,7 +426,7 @@ def _cloze_question(sentence: str, term: Term, heading: str, title: str, languag
     blanked = clause.replace(term.text, "____", 1).rstrip()
     subject = document_subject(title) or title
     topic = clean_heading(last_heading(heading)).rstrip(":")
-    plain = not topic or topic.endswith("?") or topic.casefold() in subject.casefold()
+    plain = not topic or topic.endswith("?") or topic.casefold() in subject.casefold() or not topic_heading(topic)
     about = subject if plain else f"{subject} ({topic})"
     if language == "nl":
         return f'Welk {_CLOZE_NL[term.kind]} hoort op de open plek in deze zin over {about}: "{blanked}"?'

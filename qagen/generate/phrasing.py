@@ -320,7 +320,8 @@ _NOT_A_TOPIC = re.compile(
 # A heading that is a phrase about something unnamed ("Some details for the interested", "A few
 # things missing from ...", "More options"), or parser debris ("\\mathopen{}.12").
 _NOT_A_NAME = re.compile(
-    r"(?i:^(?:a|an|some|a few|few|several|more|other|others|further|various|many|additional)\s)|[{}]|\.\d+$"
+    r"(?i:^(?:a|an|some|a few|few|several|more|other|others|further|various|many|additional|already|still|"
+    r"now|also|just|not|yet|again)\s)|[{}]|\.\d+$|^\[|\d{4}/\d{2}/\d{2}"
 )
 
 # Headings in other languages: the heading quoted, the subject named.
@@ -349,6 +350,9 @@ _PROCESS_NOUNS = {
     "activation": "activate",
     "registration": "register",
     "getting started": "get started with",
+    "distribution": "get",
+    "availability": "get",
+    "obtaining": "get",
     "download": "download",
     "downloading": "download",
     "customize": "customize",

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 _BULLET = re.compile(r"^\s*(?:[-•*▪◦‣–·]|\d{1,2}[.)])\s+")
 _ABBREVIATIONS = re.compile(
-    r"\b(?:e\.g|i\.e|etc|a\.m|p\.m|approx|no|nr|vs|dr|mr|mrs|ms|st|incl|excl|min|max|tel|fig|ca|resp)\.$",
+    r"\b(?:e\.g|i\.e|etc|a\.m|p\.m|approx|no|nr|vs|dr|mr|mrs|ms|st|incl|excl|min|max|tel|fig|ca|resp)\.$"
+    r"|(?<![\w.])(?-i:[A-Z])\.$",  # an initial: "based on M. Covington's macros"
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9€$£])")
