@@ -63,3 +63,14 @@ def test_a_byline_read_as_the_title_falls_back_to_the_first_heading() -> None:
     byline_heading = Section("d-0", "d", "amsbooka.pdf", f"{title} › 1 Introduction", "Text.", 1, 1, 0)
     assert document_titles([byline_heading], [doc]) == {"d": "Amsbooka"}
     assert not is_byline("Stanford University Press Style Guide")
+
+
+def test_placeholder_addresses_are_nobodys() -> None:
+    text = "Contact: write to packager@example.com or see https://www.example.org/docs for more."
+    assert ask(text, "packager@", heading="Contact", title="Ubuntu Packaging Guide") is None
+    assert ask(text, "example.org", heading="Contact", title="Ubuntu Packaging Guide") is None
+
+
+def test_a_footnote_continuation_line_gives_no_question() -> None:
+    text = "The package needs TikZ.\non ctan as pgf: http://mirrors.ctan.org/graphics/pgf/"
+    assert ask(text, "mirrors.ctan.org", heading="Setup", title="The chemformula package") is None

@@ -137,8 +137,10 @@ def _answers_heading(question: str, answer: str) -> bool:
     Not a code listing, a flattened table ("Name | Type | Description ..."), glyph debris, or, for
     "Which macros does X provide?", a section that names none ("This is the approach I take below").
     """
-    if _LISTING.search(answer) or answer.count(" | ") >= 3 or _glyph_junk(answer):
+    if _LISTING.search(answer) or answer.count(" | ") >= 3 or _glyph_junk(answer) or _POINTS_OUTSIDE.search(answer):
         return False
+    if _ABOUT_THE_DOCUMENT.search(answer):
+        return False  # "This section presents a treatment of the ideas behind ...": about the manual, not the topic
     offered = re.match(r"^Which (.+?) does .+ provide\?$", question)
     if offered:
         noun = offered.group(1).split()[-1].lower()
@@ -160,7 +162,18 @@ _LISTING = re.compile(r"(?:^|\s)\d{1,4} \\[A-Za-z@]")
 # An answer that points to text it does not quote: "If you want more details, here they are."
 _POINTS_ELSEWHERE = re.compile(
     r"\b(?:here (?:they|it) (?:are|is)|as follows|see (?:below|above)|(?:shown|listed|given|described) (?:below|above)|"
-    r"the following|in (?:table|figure|section|chapter) \d)",
+    r"the following|in (?:table|figure|section|chapter) \d"
+    r")|:$",  # or ending by introducing something it does not quote ("The syntax is simple:")
+    re.IGNORECASE,
+)
+# The same for a whole section, where what follows "the following" is quoted too: a table or figure is not.
+_POINTS_OUTSIDE = re.compile(
+    r"\bhere (?:they|it) (?:are|is)\b|\b(?:table|figure|fig\.) \d+ (?:illustrates|shows|lists|gives)\b|:$",
+    re.IGNORECASE,
+)
+_ABOUT_THE_DOCUMENT = re.compile(
+    r"\b(?:this|the present|the following) (?:section|chapter|part|appendix|document|manual|paper) "
+    r"(?:presents|describes|explains|covers|shows|introduces|discusses|gives|contains|lists)\b",
     re.IGNORECASE,
 )
 # A question pointing into text the asker never saw: "these hooks", "such a case", "... use it?"
@@ -347,7 +360,8 @@ _NEEDS_CONTEXT = re.compile(
     r"^(?:but|and|or|so|also|then|thus|hence|therefore|otherwise|instead|however|moreover|finally|now|here)\b"
     r"|\b(?:this|these|those|such|above|below|following|previous|here|it)\b"
     r"|\b(?:table|figure|fig\.|page|section|chapter|example|line|equation)\s*\(?\d"
-    r"|\b(?:before|after|like|than|of) that\b|\(\d+(?:-[a-z]+)*\)",  # "the example after that", "yields (4-g-ii)"
+    # "the example after that", "yields (4-g-ii)", "the ones that ...", "[llength][rrotate]"
+    r"|\b(?:before|after|like|than|of) that\b|\(\d+(?:-[a-z]+)*\)|\bthe ones\b|\]\[",
     re.IGNORECASE,
 )
 # Extraction debris: margin dates, table rules, math set as symbols ("∂T∂SV").
@@ -370,6 +384,8 @@ def _cloze_targets(section: Section, section_terms: list[Term]) -> list[tuple[Un
         terms = [t for t in terms if keys.count(term_key(t.text)) == 1 and _clozable(unit.text, t.text)]
         if re.search(r"\s(?:\d{1,2}|[A-Z])\.$", unit.text):
             continue  # cut at a date or an initial ("Zivilgesetzbuch vom 10.")
+        if re.match(r"\\[A-Za-z@]+ (?:instead|and|or|of|to|for|with|in|on|at|by|as|than)\b", unit.text):
+            continue  # "\inserttext instead of #1 for ...": the tail of a sentence that began before
         if re.match(r"\\[A-Za-z@]+ [A-Z]", unit.text):
             terms = [t for t in terms if not unit.text.startswith(t.text)]  # "\glt I invited Fred": markup, not prose
         if len(re.findall(r"\\[A-Za-z@]+", unit.text)) >= 3:

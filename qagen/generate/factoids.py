@@ -212,6 +212,11 @@ _ORGANISATION = re.compile(
     re.IGNORECASE,
 )
 _DEBRIS = re.compile(r"\s=\s|\(\d{1,3}\)\s*\S+\.\w{2,}$|\d{4}/\d{2}/\d{2}\s*\|")
+# Reserved example domains (RFC 2606, RFC 6761): "packager@example.com" in a sample changelog is nobody's.
+# (A subdomain such as lindenhof.example.org stands for an organisation's own domain: kept.)
+_PLACEHOLDER = re.compile(
+    r"(?:@|//|^)(?:www\.)?example\.(?:com|org|net)\b|\.(?:example|test|invalid)(?=$|[/:?#])|(?:@|//|^)localhost\b"
+)
 # Dates and versions a byline ends with ("asnd@triumf.ca 2010/09/05", "... v1.2").
 _TRAILING_DATES = re.compile(r"(?:\s+(?:v?\d+(?:[./-]\d+){1,2}[a-z]?|\(\d{4}[./-]\d{2}[./-]\d{2}\)))+\s*$")
 _PERSON = re.compile(r"[A-Z][a-zà-ÿ]+(?: (?:van|de|der|von|di|da|le|la))?(?: [A-Z]\.)?(?: [A-Z][\wà-ÿ'’-]+){1,2}")
@@ -232,7 +237,7 @@ def entity_question(
     English questions name what the entity belongs to; Dutch ones name the section's subject;
     other languages get None (no template).
     """
-    if language not in ("en", "nl"):
+    if language not in ("en", "nl") or (entity.kind in ("email", "url") and _PLACEHOLDER.search(entity.normalized)):
         return None
     line, sentence = _context(text, entity)
     if language == "nl":
@@ -280,6 +285,8 @@ def entity_question(
     topic = _topic(heading, title)
     if topic is None and "{topic}" in template:
         return None
+    if mode is None and re.match(r"[a-z]", line):
+        return None  # "on ctan as pgf: http://...": a footnote's continuation, not a statement about the section
     if mode is None and _DEBRIS.search(sentence):
         return None  # "Some text Posted on c = d (12) tex.stackexchange.com": margin notes, not a statement
     question = template.format(label=label, topic=topic, subject=subject or "it")

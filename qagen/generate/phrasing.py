@@ -290,8 +290,10 @@ def topic_heading(heading: str) -> bool:
     Not a changelog entry ("Version 2.1"), a sentence fragment, a phrase about something
     unnamed ("Some details for the interested") or parser debris ("\\mathopen{}.12").
     """
-    if not heading or heading.endswith("?"):
-        return bool(heading)
+    if not heading:
+        return False
+    if heading.endswith("?") and not re.match(r"(?i:what|how) about\s", heading):
+        return True
     return not (_NOT_A_TOPIC.search(heading) or _NOT_A_NAME.search(heading))
 
 
@@ -321,7 +323,7 @@ _NOT_A_TOPIC = re.compile(
 # things missing from ...", "More options"), or parser debris ("\\mathopen{}.12").
 _NOT_A_NAME = re.compile(
     r"(?i:^(?:a|an|some|a few|few|several|more|other|others|further|various|many|additional|already|still|"
-    r"now|also|just|not|yet|again)\s)|[{}]|\.\d+$|^\[|\d{4}/\d{2}/\d{2}"
+    r"now|also|just|not|yet|again|what about|how about)\s)|[{}]|\.\d+$|^\[|\d{4}/\d{2}/\d{2}|\w/\w"
 )
 
 # Headings in other languages: the heading quoted, the subject named.
