@@ -158,7 +158,7 @@ def _glyph_junk(text: str) -> bool:
 
 
 # A documented-code listing line: a line number, then a command ("69 \\let\\varnote@\\Afootnote").
-_LISTING = re.compile(r"(?:^|\s)\d{1,4} \\[A-Za-z@]")
+_LISTING = re.compile(r"(?:^|\s)\d{1,4} \\[A-Za-z@]|\|\s*\d{1,4}\s*\|\s*[\\}]")  # "| 559 | \\remove@..." too
 # An answer that points to text it does not quote: "If you want more details, here they are."
 _POINTS_ELSEWHERE = re.compile(
     r"\b(?:here (?:they|it) (?:are|is)|as follows|see (?:below|above)|(?:shown|listed|given|described) (?:below|above)|"
