@@ -63,6 +63,7 @@ def single_doc_ctx(heading: str = "Visiting the clinic") -> FilterContext:
         ("What are the 3 Options?", "", "en", "the 3 Options"),
         ("What does section 5 say about refunds?", "", "en", "section 5"),
         ("What is in chapter 3.1 of the multicol manual?", "", "en", "chapter 3.1"),
+        ("For MFPIC, what happens if I store a curve (see subsection 4.10.2)?", "", "en", "subsection 4.10.2"),
         ("Which rule does §4 set?", "", "en", "§4"),
         ("What does Appendix B of the router guide list?", "", "en", "Appendix B"),
         ("What should I know about the IV. Results of the trial?", "", "en", "the IV. Results"),

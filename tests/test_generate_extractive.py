@@ -12,7 +12,7 @@ from qagen.config import GenerateConfig
 from qagen.generate.context import GenerationContext, item_id
 from qagen.generate.entities import extract_entities
 from qagen.generate.extractive import generate_extractive
-from qagen.generate.phrasing import base_verb, heading_question, to_first_person
+from qagen.generate.phrasing import base_verb, heading_question, sentence_questions, to_first_person
 from qagen.generate.terms import Term, pick_distractors
 from qagen.records import Document, FoldAssignment, Section
 
@@ -248,6 +248,11 @@ def test_heading_question_skips_boilerplate() -> None:
     assert heading_question("Already on the Tracker", "Extending MP to 3D and 4D") is None
     assert heading_question("[2011/06/24 v1.1]", "The hopatch package") is None
     assert heading_question("Distribution", "EMP: Encapsulated METAPOST for LaTeX") == ("How do I get EMP?", 4)
+
+
+def test_a_cross_reference_is_left_out_of_a_sentence_question() -> None:
+    sentence = "If you store a curve in a path variable (see subsection 4.10.2), you can draw it again later."
+    assert [q for q, _ in sentence_questions(sentence)] == ["What should I do if I store a curve in a path variable?"]
 
 
 def test_pronouns_and_gerunds() -> None:

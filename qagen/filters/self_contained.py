@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 # --- numbered -----------------------------------------------------------------------------
 
 _SECTION_WORDS = (
-    r"sections?|sect\.|sec\.|chapters?|chap\.|ch\.|appendix|appendices|annex|paragraphs?|"
+    r"(?:sub-?)?sections?|sect\.|sec\.|chapters?|chap\.|ch\.|appendix|appendices|annex|paragraphs?|"
     r"secties?|hoofdstuk(?:ken)?|paragraaf|paragrafen|bijlage|"
     r"abschnitt|abschnitte|kapitel|anhang|"
     r"chapitre|annexe|paragraphe|"

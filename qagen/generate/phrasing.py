@@ -530,6 +530,7 @@ def _short_object(phrase: str) -> bool:
 def sentence_questions(sentence: str) -> list[tuple[str, int]]:
     """Questions a sentence answers, by surface pattern (English only), with scores."""
     s = re.sub(r"\s+", " ", sentence.replace("’", "'")).strip()
+    s = re.sub(r"\s*\((?:see|cf\.?|compare)\b[^()]*\)", "", s, flags=re.IGNORECASE)  # "(see subsection 4.10.2)"
     out: list[tuple[str, int]] = []
     m = re.match(r"^(If|When) ((?:you|your)\b.{6,90}?), (.+)$", s)
     if m and m.group(2).count("(") != m.group(2).count(")"):
