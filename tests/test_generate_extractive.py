@@ -425,6 +425,9 @@ def test_a_heading_question_is_answered_by_its_whole_section() -> None:
         "More options",
         "/macros/latex/required/amsmath/technote.pdf",
         "What about bold sans serif?",
+        "Feature provided by",
+        "V = Vi j X = Xi j",
+        "The debug, \\mfpicdebugtrue, \\mfpicdebugfalse",
     ],
 )
 def test_headings_that_name_no_topic_give_no_question(heading: str) -> None:

@@ -206,3 +206,20 @@ def test_real_short_document_matches_its_outline(shared_dir: Path):
         assert any(title in h for h in headings), (title, headings)
     assert result.documents[0].n_pages == 7
     assert all(s.page_start >= 1 and s.page_end <= 7 for s in result.sections)
+
+
+def test_an_author_set_large_before_the_title_is_not_the_title(tmp_path: Path) -> None:
+    from reportlab.platypus import SimpleDocTemplate
+
+    path = tmp_path / "euclid.pdf"
+    story = [
+        Paragraph("Claudio Beccari", STYLES["Title"]),
+        Paragraph("claudio dot beccari at gmail dot com", STYLES["BodyText"]),
+        Paragraph("The euclideangeometry package", STYLES["Heading1"]),
+        *body(3),
+        Paragraph("Installation", STYLES["Heading2"]),
+        *body(2, seed=1),
+    ]
+    SimpleDocTemplate(str(path), pagesize=A4).build(story)  # no title in the metadata
+    parsed = parse_pdf(path, ParseConfig())
+    assert parsed.title == "The euclideangeometry package"

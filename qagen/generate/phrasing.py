@@ -324,6 +324,8 @@ _NOT_A_TOPIC = re.compile(
 _NOT_A_NAME = re.compile(
     r"(?i:^(?:a|an|some|a few|few|several|more|other|others|further|various|many|additional|already|still|"
     r"now|also|just|not|yet|again|what about|how about)\s)|[{}]|\.\d+$|^\[|\d{4}/\d{2}/\d{2}|\w/\w"
+    # a heading cut before its object ("Feature provided by"), a formula ("V = Vi j"), a list of commands
+    r"|(?i:\s(?:by|of|to|for|with|in|on|at|from|the|a|an|and|or))$|[=∂∑∏∫√≤≥≠≈^]|,.*\\|\\.*,"
 )
 
 # Headings in other languages: the heading quoted, the subject named.

@@ -24,7 +24,9 @@ WORD_OPTIONS: dict[str, Any] = {
     "x_tolerance_ratio": 0.15,
     "extra_attrs": ["fontname", "size"],
 }
-_BAD_TITLE = re.compile(r"^(untitled|microsoft word|document\d*$)|\.(dvi|tex|docx?|pdf|indd|qxd)$", re.IGNORECASE)
+_BAD_TITLE = re.compile(
+    r"^(untitled|\(?anonymous\)?$|microsoft word|document\d*$)|\.(dvi|tex|docx?|pdf|indd|qxd)$", re.IGNORECASE
+)
 
 
 def parse_pdf(
@@ -125,8 +127,29 @@ def _metadata_title(pdf: Any) -> str | None:
     return title
 
 
+# What a title names: "The euclideangeometry package", "User manual", "Patient leaflet".
+_DOCUMENT_WORDS = re.compile(
+    r"\b(?:package|class|bundle|library|manual|guide|handbook|documentation|reference|tutorial|leaflet|brochure|"
+    r"policy|instructions|introduction to|overview of|handleiding|gebruiksaanwijzing|folder|anleitung|handbuch|"
+    r"paket|manuel|guide|paquete|manuale|pacchetto|guida|pacote)\b",
+    re.IGNORECASE,
+)
+
+
 def _first_heading(raw: list[Any]) -> str | None:
-    for section in raw:
-        if section.heading:
-            return str(section.heading)
-    return None
+    """The first heading; on the first page, the first one that names a document if the first does not.
+
+    LaTeX title pages often set the author's name large before the title ("Claudio Beccari",
+    then "The euclideangeometry package").
+    """
+    headings = [(str(s.heading), s.page_start) for s in raw if s.heading]
+    if not headings:
+        return None
+    first, page = headings[0]
+    if not _DOCUMENT_WORDS.search(first):
+        for heading, at in headings[1:6]:
+            if at != page:
+                break
+            if _DOCUMENT_WORDS.search(heading):
+                return heading
+    return first
