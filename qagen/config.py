@@ -118,7 +118,11 @@ class TopicsConfig(_Section):
     )
     n_clusters: int = Field(8, gt=1, description="only for clusterer = kmeans")
     robustness_check: bool = Field(True, description="refit once on noisy embeddings to measure robustness (2x time)")
-    stop_words: Literal["english", "none"] = Field("english", description="stop words left out of topic keywords")
+    stop_words: Literal["auto", "english", "none"] = Field(
+        "auto",
+        description="stop words left out of topic keywords: auto = those of every language the documents are "
+        "written in (stopwordsiso) and English; english = scikit-learn's English list",
+    )
     save_model: bool = Field(
         False,
         description="save the fitted BERTopic model to OUT/topic_model for inspection (BERTopic.load; "

@@ -148,9 +148,11 @@ def run_embed(ctx: StageContext) -> StageOutput:
 
 def run_topics(ctx: StageContext) -> StageOutput:
     """Fit BERTopic; with ``topics.save_model`` also save the model to ``OUT/topic_model`` (a side artifact)."""
+    from qagen.generate.language import document_languages
     from qagen.topics import fit_topics
 
     sections = ctx.inputs["sections.jsonl"]
+    languages = sorted(set(document_languages(sections)[0].values())) if ctx.config.topics.stop_words == "auto" else []
     ids = ctx.inputs["embedding_ids.json"]["ids"]
     if ids != [s.id for s in sections]:
         raise RuntimeError("embeddings.npy does not match sections.jsonl; rerun with --force embed")
@@ -161,6 +163,7 @@ def run_topics(ctx: StageContext) -> StageOutput:
             [s.doc_id for s in sections],
             ctx.config.topics,
             seed=ctx.config.seed,
+            languages=languages,
         )
     except ValueError as exc:  # too few sections or topics: a corpus problem, said in one line
         raise BuildError(f"topics: {exc}") from None
@@ -173,6 +176,7 @@ def run_topics(ctx: StageContext) -> StageOutput:
         "metrics": metrics,
         "topics": [to_dict(t) for t in result.topics],
         "section_topics": dict(zip(ids, labels, strict=True)),
+        "stop_words": {"setting": ctx.config.topics.stop_words, "languages": languages},
     }
     outliers = sum(1 for x in labels if x == -1)
     return StageOutput(

@@ -265,3 +265,35 @@ def test_texts_without_words_are_refused(data):
     _, emb, docs, _ = data
     with pytest.raises(ValueError, match="has a word to describe topics"):
         fit_topics(["!!"] * 80, emb, docs, FAST)
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("de", "die Tasten der Maschine und das Wasser mit dem Filter"),
+        ("fr", "les boutons de la machine et le filtre avec une tasse"),
+        ("es", "los botones de la máquina y el filtro con una taza"),
+        ("it", "i tasti della macchina e il filtro con una tazza"),
+        ("pt", "os botões da máquina e o filtro com uma chávena"),
+        ("nl", "de knoppen van het apparaat en het filter met een kopje"),
+    ],
+)
+def test_topic_keywords_leave_out_the_documents_stop_words(language, sentence):
+    rng = np.random.default_rng(2)
+    words = sentence.split()
+    other = ["router", "wifi", "network", "password", "cable", "modem"]
+    texts = [" ".join(rng.choice(words if i % 2 else other, 12)) for i in range(24)]
+    emb = TfidfEmbedder(dims=8).embed(texts)
+    config = FAST.model_copy(update={"n_clusters": 2})
+    stop = {"de": "die der das dem und mit", "fr": "les de la le et avec une", "es": "los de la el y con una"}
+    stop |= {"it": "i della e il con una", "pt": "os da e o com uma", "nl": "de van het en met een"}
+    keywords = {
+        w
+        for t in fit_topics(texts, emb, [f"d{i % 4}" for i in range(24)], config, languages=[language]).topics
+        for w in t.keywords
+    }
+    assert keywords and not keywords & set(stop[language].split()), keywords
+    english_only = fit_topics(
+        texts, emb, [f"d{i % 4}" for i in range(24)], config.model_copy(update={"stop_words": "english"})
+    )
+    assert {w for t in english_only.topics for w in t.keywords} & set(stop[language].split())

@@ -64,11 +64,27 @@ def _check_inputs(texts: Sequence[str], embeddings: np.ndarray, doc_ids: Sequenc
     return embeddings
 
 
-def _vectorizer(texts: Sequence[str], config: TopicsConfig) -> Any:
-    """The keyword counter for c-TF-IDF; a clear error when no text has a single usable word."""
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, CountVectorizer
+def stop_words(setting: str, languages: Sequence[str] = ()) -> frozenset[str]:
+    """Stop words for topic keywords: ``auto`` takes stopwordsiso's list of each language and English."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-    stop = ENGLISH_STOP_WORDS if config.stop_words == "english" else frozenset()
+    if setting == "none":
+        return frozenset()
+    if setting == "english":
+        return frozenset(ENGLISH_STOP_WORDS)
+    import stopwordsiso
+
+    words: set[str] = set(ENGLISH_STOP_WORDS)
+    for code in {"en", *(c.split("-")[0].lower() for c in languages)}:
+        words |= {w.lower() for w in stopwordsiso.stopwords(code)}
+    return frozenset(words)
+
+
+def _vectorizer(texts: Sequence[str], config: TopicsConfig, languages: Sequence[str] = ()) -> Any:
+    """The keyword counter for c-TF-IDF; a clear error when no text has a single usable word."""
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    stop = stop_words(config.stop_words, languages)
     pattern = re.compile(KEYWORD_PATTERN)
     if not any(w not in stop for t in texts for w in pattern.findall(t.lower())):
         raise ValueError(
@@ -77,7 +93,9 @@ def _vectorizer(texts: Sequence[str], config: TopicsConfig) -> Any:
     return CountVectorizer(token_pattern=KEYWORD_PATTERN, stop_words=sorted(stop) or None)
 
 
-def _bertopic(texts: Sequence[str], params: dict[str, Any], config: TopicsConfig, seed: int) -> Any:
+def _bertopic(
+    texts: Sequence[str], params: dict[str, Any], config: TopicsConfig, seed: int, languages: Sequence[str] = ()
+) -> Any:
     from bertopic import BERTopic
     from bertopic.vectorizers import ClassTfidfTransformer
 
@@ -85,7 +103,7 @@ def _bertopic(texts: Sequence[str], params: dict[str, Any], config: TopicsConfig
         embedding_model=None,
         umap_model=build_reducer(params, seed),
         hdbscan_model=build_clusterer(params, seed),
-        vectorizer_model=_vectorizer(texts, config),
+        vectorizer_model=_vectorizer(texts, config, languages),
         # Down-weights words frequent in every topic: a language-independent stop-word filter.
         ctfidf_model=ClassTfidfTransformer(reduce_frequent_words=True),
         top_n_words=config.n_keywords,
@@ -125,7 +143,12 @@ def _topics(
 
 
 def fit_topics(
-    texts: Sequence[str], embeddings: np.ndarray, doc_ids: Sequence[str], config: TopicsConfig, seed: int = 0
+    texts: Sequence[str],
+    embeddings: np.ndarray,
+    doc_ids: Sequence[str],
+    config: TopicsConfig,
+    seed: int = 0,
+    languages: Sequence[str] = (),
 ) -> TopicResult:
     """Fit BERTopic on precomputed section embeddings and measure the topics' quality.
 
@@ -135,6 +158,7 @@ def fit_topics(
         doc_ids: The document of each section (for document agreement and topic document counts).
         config: The ``[topics]`` config section.
         seed: Seeds UMAP, k-means/PCA and the robustness noise: same inputs and seed, same topics.
+        languages: Languages the texts are written in (ISO 639 codes), for ``stop_words = "auto"``.
 
     Returns:
         A :class:`TopicResult`.
@@ -144,7 +168,7 @@ def fit_topics(
     """
     embeddings = _check_inputs(texts, embeddings, doc_ids)
     params = effective_params(embeddings.shape[0], embeddings.shape[1], config)
-    model = _bertopic(texts, params, config, seed)
+    model = _bertopic(texts, params, config, seed, languages)
     labels, _ = model.fit_transform(list(texts), embeddings=embeddings)
     labels = np.asarray(labels, dtype=np.int64)
     reduced = _reduced_of(model.umap_model, embeddings)
