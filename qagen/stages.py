@@ -384,16 +384,19 @@ def run_generate(ctx: StageContext) -> StageOutput:
         "language": gctx.language,
     }
     if backend == "extractive":
-        from qagen.generate.extractive import EXTRACTIVE_NOTICE, generate_extractive
+        from qagen.generate.extractive import EXTRACTIVE_NOTICE, generate_extractive, offline_language_warning
 
         if ctx.extra.get("dry_run"):
             raise DryRun({"requests": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}, "extractive")
         ctx.log(EXTRACTIVE_NOTICE)
         items, failures, info = generate_extractive(gctx), [], {"llm": {"backend": "extractive"}}
-        unmet = _offline_mix_warning(gen_cfg)
-        if unmet:
-            ctx.log(f"warning: generate: {unmet}")
-            info["warnings"] = [unmet]
+        sampled_docs = {gctx.sections[sid].doc_id for sid in gctx.sampled}
+        languages = {d: gctx.doc_languages.get(d, gctx.language) for d in sorted(sampled_docs)}
+        warnings = [w for w in (_offline_mix_warning(gen_cfg), offline_language_warning(languages, gen_cfg.types)) if w]
+        for warning in warnings:
+            ctx.log(f"warning: generate: {warning}")
+        if warnings:
+            info["warnings"] = warnings
     else:
         items, failures, info = _generate_with_llm(ctx, gctx, gen_cfg, backend)
     incomplete = _unfinished(info["llm"], ctx.config.llm.cache_failures)
@@ -553,6 +556,28 @@ def _remaining_budget(ctx: StageContext) -> Any:
     return ctx.config.model_copy(update={"llm": llm.model_copy(update=update)})
 
 
+def _no_items(manifest: dict[str, Any]) -> str:
+    """Why a build has no accepted items, in one line: no candidates (and why), or the filters' main reasons."""
+    from qagen.generate.extractive import OFFLINE_TYPES
+
+    stages = manifest.get("stages", {})
+    generated = stages.get("generate", {}).get("counts", {})
+    if not generated.get("candidates"):
+        language = generated.get("language", "")
+        why = (
+            f"the offline generator has no question forms for the documents' language ({language}); "
+            "configure an LLM ([llm] backend)"
+            if language and language.split("-")[0] not in OFFLINE_TYPES
+            else f"{generated.get('sampled_sections', 0)} sampled section(s) gave no question; see candidates.jsonl"
+        )
+        return f"no items: generation made no candidates: {why}"
+    reasons: Counter[str] = Counter()
+    for row in stages.get("filter", {}).get("funnel", []):
+        reasons.update(row.get("reasons", {}))
+    top = ", ".join(f"{k} {v}" for k, v in reasons.most_common(3))
+    return f"no items: the filters rejected all {generated['candidates']} candidates ({top}); see rejected.jsonl"
+
+
 def run_splits(ctx: StageContext) -> StageOutput:
     import dataclasses
 
@@ -562,6 +587,8 @@ def run_splits(ctx: StageContext) -> StageOutput:
 
     cfg = ctx.config.splits
     sections = ctx.inputs["sections.jsonl"]
+    if not ctx.inputs["items.jsonl"]:
+        raise BuildError(_no_items(ctx.manifest))
     items, review = review_selection(
         ctx.inputs["items.jsonl"], ctx.inputs.get("reviews.jsonl"), cfg.approved_only, cfg.approval_rule
     )

@@ -42,6 +42,37 @@ EXTRACTIVE_NOTICE = (
     "sentences, answers quoted from the sections). Configure [llm] backend for model-written questions."
 )
 GENERATOR = GeneratorInfo(backend="extractive", model="", prompt_hash="", persona=None)
+# What the offline generator can ask in each language (question forms exist for these); any other
+# language gets no items offline, which the generate stage says in a warning.
+OFFLINE_TYPES: dict[str, tuple[str, ...]] = {
+    "en": ("long_form", "factoid", "mcq"),
+    "nl": ("long_form", "factoid", "mcq"),
+    "de": ("long_form",),
+    "fr": ("long_form",),
+    "es": ("long_form",),
+    "it": ("long_form",),
+    "pt": ("long_form",),
+}
+
+
+def offline_language_warning(doc_languages: dict[str, str], types: list[str]) -> str | None:
+    """Documents whose language the offline generator cannot ask (some of) ``types`` in, said plainly."""
+    from qagen.generate.language import language_name
+
+    docs: dict[str, int] = defaultdict(int)
+    for code in doc_languages.values():
+        docs[code] += 1
+    parts = []
+    for code, n in sorted(docs.items()):
+        missing = [t for t in types if t not in OFFLINE_TYPES.get(code.split("-")[0], ())]
+        if missing:
+            what = "no questions" if len(missing) == len(types) else f"no {', '.join(missing)} questions"
+            parts.append(f"{n} document(s) in {language_name(code)} ({code}) get {what}")
+    if not parts:
+        return None
+    return "offline generator: " + "; ".join(parts) + "; configure an LLM ([llm] backend) to write them"
+
+
 MAX_MCQ_CANDIDATES = 3
 SHORT_ANSWER_WORDS = 25  # the filter's default factoid_max_answer_words
 HEADING_ANSWER_WORDS = (15, 200)  # a heading question's answer is its whole section, within these bounds

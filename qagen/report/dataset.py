@@ -57,8 +57,14 @@ def funnel_view(data: ReportData) -> dict[str, Any] | None:
         "accepted": len(data.items),
         "generation_failed": len(gen_failed),
         "generation_reasons": _reasons(Counter(_short(r.reason) for r in gen_failed)),
+        "generation_warnings": [str(w) for w in (_stage(data, "generate").get("warnings") or [])],
         "mcq_stats": _mcq_stats(stats),
     }
+
+
+def _stage(data: ReportData, name: str) -> dict[str, Any]:
+    entry = (data.manifest.get("stages") or {}).get(name)
+    return entry if isinstance(entry, dict) else {}
 
 
 def _short(reason: str) -> str:

@@ -1,0 +1,60 @@
+"""A build in a language the offline generator cannot ask in says so, and ends as a failure."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from fast import FAST_COMPONENTS
+
+from qagen.generate.extractive import offline_language_warning
+from qagen.stages import _no_items
+
+SWEDISH = {
+    "Öppettider": "Mottagningen är öppen måndag till fredag mellan klockan åtta och fem. "
+    "På helger är mottagningen stängd och du hänvisas till akuten vid sjukhusets huvudentré.",
+    "Parkering": "Det finns ett parkeringshus bredvid sjukhuset med plats för tvåhundra bilar. "
+    "Parkeringen kostar tjugo kronor per timme och du betalar med kort vid utfarten.",
+    "Läkemedel": "Ta med en lista över alla läkemedel som du använder till ditt besök hos läkaren. "
+    "Apoteket i entréhallen kan skriva ut en sådan lista åt dig om du ber om det.",
+}
+
+
+def test_a_language_without_question_forms_fails_the_build_with_its_reason(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    themes = list(SWEDISH.items())
+    for k in range(6):  # two brochures per theme, three sections each
+        heading, text = themes[k % 3]
+        body = "\n\n".join(f"## {heading} del {j}\n\n{text} Avdelning {k} svarar på frågor." for j in range(3))
+        (docs / f"broschyr_{k}.md").write_text(f"# Sjukhuset avdelning {k}\n\n{body}\n", encoding="utf-8")
+    args = [sys.executable, "-m", "qagen.cli", "build", str(docs), "-o", str(tmp_path / "out"), "-q"]
+    for item in [*FAST_COMPONENTS[:-1], "topics.n_clusters=3", "folds.samples_total=18"]:
+        args += ["--set", item]
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert proc.returncode != 0, proc.stdout + proc.stderr
+    assert "no items: generation made no candidates" in proc.stderr, proc.stderr
+    assert "no question forms" in proc.stderr and "(sv)" in proc.stderr, proc.stderr
+
+
+def test_the_offline_language_warning_names_what_is_missing() -> None:
+    languages = {"a": "en", "b": "de", "c": "de", "d": "sv"}
+    warning = offline_language_warning(languages, ["long_form", "factoid", "mcq"])
+    assert warning is not None
+    assert "2 document(s) in German (de) get no factoid, mcq questions" in warning
+    assert "1 document(s) in Swedish (sv) get no questions" in warning
+    assert "English" not in warning
+    assert offline_language_warning({"a": "en", "b": "nl"}, ["long_form", "factoid", "mcq"]) is None
+
+
+def test_no_items_names_the_filters_main_reasons() -> None:
+    manifest = {
+        "stages": {
+            "generate": {"counts": {"candidates": 12, "language": "en"}},
+            "filter": {"funnel": [{"reasons": {"ungrounded": 7}}, {"reasons": {"no_subject": 5}}]},
+        }
+    }
+    assert _no_items(manifest) == (
+        "no items: the filters rejected all 12 candidates (ungrounded 7, no_subject 5); see rejected.jsonl"
+    )
