@@ -292,6 +292,7 @@ class GenerateConfig(_Section):
 
 FilterName = Literal[
     "validity",
+    "language",
     "self_contained",
     "long_form_factoid",
     "grounding",

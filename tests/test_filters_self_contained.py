@@ -302,8 +302,8 @@ def test_corpus_statistics_are_computed_once_per_context():
     assert "columnbreak" in stats.doc_words["multicol"] and "columnbreak" not in stats.doc_words["nnext"]
 
 
-def test_the_filter_runs_right_after_validity():
-    assert FILTER_NAMES[:2] == ("validity", "self_contained")
+def test_the_filter_runs_right_after_validity_and_language():
+    assert FILTER_NAMES[:3] == ("validity", "language", "self_contained")
     assert FILTER_NAMES.index("copied_from_prompt") == FILTER_NAMES.index("grounding") + 1
 
 

@@ -30,6 +30,7 @@ from qagen.filters.code import CODE_ANSWER
 from qagen.filters.dedup import DEDUP, greedy_dedup
 from qagen.filters.factoid import FACTOID_ENTITY, LONG_FORM_FACTOID
 from qagen.filters.grounding import GROUNDING, rouge_recall
+from qagen.filters.language import WRONG_LANGUAGE
 from qagen.filters.mcq import MCQ_QUALITY, mcq_stats
 from qagen.filters.prompt_copy import COPIED_FROM_PROMPT, prompt_reference_texts
 from qagen.filters.rank import TOP_PER_SECTION
@@ -38,6 +39,7 @@ from qagen.filters.validity import VALIDITY
 
 FILTERS: tuple[Filter, ...] = (
     VALIDITY,
+    WRONG_LANGUAGE,
     SELF_CONTAINED,
     CODE_ANSWER,
     LONG_FORM_FACTOID,

@@ -1,0 +1,84 @@
+"""Wrong language: an item not written in the language of its source document.
+
+A model asked to "write in German" may answer in English, and nothing else in the filters
+notices: grounding compares words, and an English answer to a German section shares names and
+numbers with it. ``wrong_language`` identifies the language of the question, the answer and the
+rationale (py3langid, offline) and rejects the item when one of them is confidently another
+language than the item's (its document's, set by the generator).
+
+What is identified is the prose: quoted spans (a cloze sentence, a heading in quotes), code
+tokens (``\\command``, ``{...}``), web and e-mail addresses and numbers are left out first, and a
+text with fewer than :data:`MIN_WORDS` words left is not judged. Languages py3langid confuses
+on short texts (Dutch and Afrikaans, Danish and Norwegian, Spanish, Catalan and Galician, ...)
+count as the same.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from qagen.filters.base import FilterContext, ItemFilter, Reject
+from qagen.records import Item
+
+if TYPE_CHECKING:
+    from qagen.config import FilterConfig
+
+MIN_WORDS = 4
+CONFIDENCE = 0.9  # normalised probability above which another language is taken as certain
+# Languages a short text cannot tell apart reliably: each maps to a group name.
+_GROUPS = {
+    "nl": "nl", "af": "nl", "fy": "nl", "li": "nl",
+    "da": "no", "no": "no", "nb": "no", "nn": "no", "sv": "sv",
+    "es": "es", "ca": "es", "gl": "es", "an": "es", "ast": "es", "oc": "es",
+    "pt": "pt",
+    "it": "it", "vec": "it", "lij": "it", "la": "it", "co": "it", "sc": "it",
+    "de": "de", "lb": "de", "als": "de",
+    "fr": "fr", "wa": "fr",
+    "hr": "sh", "sr": "sh", "bs": "sh",
+    "ms": "ms", "id": "ms",
+}  # fmt: skip
+# Galician sits between Spanish and Portuguese: it never makes a Portuguese item "wrong" either.
+_ALSO = {("pt", "gl")}
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|„[^“”]*[“”]|«[^»]*»|‘[^’]*’|'[^']{3,}'")
+_NOISE = re.compile(
+    r"\\[A-Za-z@]+|[{}\[\]<>|_^$#%&~=]+|https?://\S+|www\.\S+|\S+@\S+|\S*\d\S*|\b[A-Z]{2,}\b",
+)
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def prose(text: str) -> str:
+    """The natural-language part of ``text``: without quotes, code, addresses, numbers and acronyms."""
+    return " ".join(_WORD.findall(_NOISE.sub(" ", _QUOTED.sub(" ", text))))
+
+
+def other_language(text: str, expected: str) -> str | None:
+    """The language ``text`` is confidently written in when that is not ``expected``; else None."""
+    from qagen.generate.language import _identifier
+
+    words = prose(text)
+    if len(words.split()) < MIN_WORDS:
+        return None
+    code, prob = _identifier().classify(words)
+    want = expected.split("-")[0].lower()
+    if prob < CONFIDENCE or _GROUPS.get(code, code) == _GROUPS.get(want, want) or (want, code) in _ALSO:
+        return None
+    return str(code)
+
+
+def check_language(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject | None:
+    if not item.language or item.language in ("und", "zxx"):
+        return None
+    fields = [("question", item.question)]
+    if item.generator.backend != "extractive":  # offline answers and rationales are quotes of the section
+        fields.append(("rationale", item.rationale or ""))
+        if item.type != "mcq":  # an option may be a name or a value in any language
+            fields.insert(1, ("answer", item.answer))
+    for name, text in fields:
+        found = other_language(text, item.language)
+        if found:
+            return Reject("wrong_language", f"{name}: {found}, not {item.language}")
+    return None
+
+
+WRONG_LANGUAGE = ItemFilter("language", check_language)
