@@ -170,6 +170,8 @@ def _answers_heading(question: str, answer: str) -> bool:
     """
     if _LISTING.search(answer) or answer.count(" | ") >= 3 or _glyph_junk(answer) or _POINTS_OUTSIDE.search(answer):
         return False
+    if not re.search(r"[.!?)\"”’]$|\n- [^\n]+$", answer.strip()):
+        return False  # cut at a page break or before a display: "... add tokens to the"
     if _ABOUT_THE_DOCUMENT.search(answer):
         return False  # "This section presents a treatment of the ideas behind ...": about the manual, not the topic
     offered = re.match(r"^Which (.+?) does .+ provide\?$", question)
@@ -388,7 +390,8 @@ def _mcqs(ctx: GenerationContext, section: Section, pools: _TermPools) -> list[I
 _PRONOUN_START = re.compile(r"^(?:they|it|these|this|those|he|she|its|their|such)\b", re.IGNORECASE)
 # A sentence that leans on text around it: a connective start, a pointer, a document-internal reference.
 _NEEDS_CONTEXT = re.compile(
-    r"^(?:but|and|or|so|also|then|thus|hence|therefore|otherwise|instead|however|moreover|finally|now|here)\b"
+    r"^(?:but|and|or|so|also|then|thus|hence|therefore|otherwise|instead|however|moreover|finally|now|here|"
+    r"in addition|furthermore|similarly|likewise)\b|\b(?:next|previous|following|last) (?:section|chapter)\b"
     r"|\b(?:this|these|those|such|above|below|following|previous|here|it)\b"
     r"|\b(?:table|figure|fig\.|page|section|chapter|example|line|equation)\s*\(?\d"
     # "the example after that", "yields (4-g-ii)", "the ones that ...", "[llength][rrotate]"
@@ -403,6 +406,9 @@ _KIND_ORDER = ["money", "duration", "time", "quantity", "percent", "phone", "ema
 def _cloze_targets(section: Section, section_terms: list[Term]) -> list[tuple[Unit, Term]]:
     """One salient term per sentence or bullet, best kinds first, sentences in reading order."""
     targets: list[tuple[int, int, Unit, Term]] = []
+    heading = clean_heading(last_heading(section.heading))
+    if heading and not topic_heading(heading):
+        return []  # a changelog entry ("[2011/06/24 v1.1]"), a formula or parser debris: no statement to test
     for unit in units(section.text):
         if not 5 <= n_words(unit.text) <= 60 or not re.match(r"[A-Z0-9\"“'‘\\(]", unit.text):
             continue  # a sentence, not the tail of a code line or of a sentence ("} which ...", "etc.) and ...")
@@ -413,6 +419,8 @@ def _cloze_targets(section: Section, section_terms: list[Term]) -> list[tuple[Un
         keys = [term_key(t.text) for t in terms]
         # the blank must be unambiguous and sit in a sentence, not in a flattened table row
         terms = [t for t in terms if keys.count(term_key(t.text)) == 1 and _clozable(unit.text, t.text)]
+        if re.match(r"\d{1,3} [A-Z]|[•·▪]", unit.text) or "•" in unit.text:
+            continue  # a footnote mark or listing line number before the sentence ("7 The ____ command"), bullets
         if re.search(r"\s(?:\d{1,2}|[A-Z])\.$", unit.text):
             continue  # cut at a date or an initial ("Zivilgesetzbuch vom 10.")
         if re.match(r"\\[A-Za-z@]+ (?:instead|and|or|of|to|for|with|in|on|at|by|as|than)\b", unit.text):
@@ -474,6 +482,7 @@ def _cloze_question(sentence: str, term: Term, heading: str, title: str, languag
     subject = document_subject(title) or title
     topic = clean_heading(last_heading(heading)).rstrip(":")
     plain = not topic or topic.endswith("?") or topic.casefold() in subject.casefold() or not topic_heading(topic)
+    plain = plain or term.text.casefold() in topic.casefold()  # "(the \\difdef command)" would give it away
     about = subject if plain else f"{subject} ({topic})"
     if language == "nl":
         return f'Welk {_CLOZE_NL[term.kind]} hoort op de open plek in deze zin over {about}: "{blanked}"?'

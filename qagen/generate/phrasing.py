@@ -117,6 +117,7 @@ _SKIP_HEADINGS = re.compile(
     r"(?:change|version|revision) (?:history|log)|changes|changelog|references|bibliography|index|abstract|"
     r"preface|the code|driver|the driver|documentation|the documentation|author|authors|"
     r"contributions?|contributing|contributors|feedback|thanks|to ?do|future (?:work|plans)|copying|"
+    r"users?'?s?’?s? guide|user manual|reference manual|tutorial|examples?|an example|miscellaneous|misc|"
     r"inleiding|inhoud|inhoudsopgave|einleitung|inhalt|inhaltsverzeichnis|sommaire|introducción|índice|"
     r"introduzione|indice|introdução|sumário)$",
     re.IGNORECASE,
@@ -465,7 +466,8 @@ def _noun_question(low: str, subject: str) -> str:
     words = phrase.split()
     head = _head_noun(phrase)
     first_free = words[0].lower() not in _DETERMINERS
-    if subject and head in _OFFER_NOUNS and first_free and " and " not in phrase and len(words) <= 4:
+    plain_np = not re.search(r"\b(?:to|be|been|is|are)\b", phrase)  # not "commands to be adapted"
+    if subject and head in _OFFER_NOUNS and first_free and plain_np and " and " not in phrase and len(words) <= 4:
         return f"Which {lower_title(phrase)} does {subject} provide?"
     if head in _LIST_NOUNS and " and " not in phrase and first_free:
         question = f"What are the {phrase}?" if not subject else f"What are the {phrase} of {subject}?"
