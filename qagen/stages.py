@@ -113,10 +113,42 @@ def run_pages(ctx: StageContext) -> StageOutput:
 # --- embed ------------------------------------------------------------------------------
 
 
+ENGLISH_MODEL_MIN_SHARE = 0.5  # below this share of English text, embed.backend = auto does not take MiniLM
+
+
+def embed_choice(ctx: StageContext) -> tuple[Any, str | None]:
+    """The embedder spec a build uses, and why when ``auto`` chose for the corpus's languages.
+
+    The bundled MiniLM reads English only: a corpus mostly in other languages gets TF-IDF/LSA
+    (language-agnostic), with the reason; a multilingual sentence-transformers model on disk is
+    used when configured (``embed.backend = "sentence-transformers:/path"``).
+    """
+    spec = ctx.extra.get("embedder") or ctx.config.embed.backend
+    if spec != "auto" or "sections.jsonl" not in ctx.inputs:
+        return spec, None
+    from qagen.generate.language import document_languages, language_name
+
+    sections = ctx.inputs["sections.jsonl"]
+    languages, _ = document_languages(sections)
+    chars: Counter[str] = Counter()
+    for section in sections:
+        chars[languages.get(section.doc_id, "en").split("-")[0]] += len(section.text)
+    total = sum(chars.values())
+    if not total or chars["en"] / total >= ENGLISH_MODEL_MIN_SHARE:
+        return spec, None
+    named = ", ".join(f"{language_name(c)} {100 * n / total:.0f} %" for c, n in chars.most_common(4))
+    return "tfidf", (
+        f"embed.backend = auto: the documents are mostly not in English ({named}) and the bundled MiniLM "
+        "reads English only, so sections are embedded with TF-IDF/LSA; for better topics set "
+        'embed.backend = "sentence-transformers:/path/to/a-multilingual-model" (e.g. '
+        "paraphrase-multilingual-MiniLM-L12-v2 downloaded beforehand)"
+    )
+
+
 def make_embedder(ctx: StageContext) -> Any:
     from qagen.embed import CachedEmbedder, get_embedder
 
-    spec = ctx.extra.get("embedder") or ctx.config.embed.backend
+    spec, _ = embed_choice(ctx)
     embedder = get_embedder(spec, ctx.config.embed, llm_config=ctx.config.llm)
     return CachedEmbedder(embedder, ctx.cache_dir / "embeddings.sqlite")
 
@@ -134,12 +166,18 @@ def _embedder_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
 
 def run_embed(ctx: StageContext) -> StageOutput:
     sections = ctx.inputs["sections.jsonl"]
+    _, why = embed_choice(ctx)
+    if why:
+        ctx.log(f"warning: embed: {why}")
     embedder = make_embedder(ctx)
     vectors = embedder.embed([section_text(s) for s in sections])
+    info: dict[str, Any] = {"embedder": embedder.id}
+    if why:
+        info["warnings"] = [why]
     return StageOutput(
         {"embeddings.npy": vectors, "embedding_ids.json": {"embedder": embedder.id, "ids": [s.id for s in sections]}},
         counts={"sections": len(sections), "dims": int(vectors.shape[1]) if len(sections) else 0},
-        info={"embedder": embedder.id},
+        info=info,
     )
 
 

@@ -8,8 +8,11 @@ from pathlib import Path
 
 from fast import FAST_COMPONENTS
 
+from qagen.config import Config
 from qagen.generate.extractive import offline_language_warning
-from qagen.stages import _no_items
+from qagen.records import Section
+from qagen.runner import StageContext
+from qagen.stages import _no_items, embed_choice
 
 SWEDISH = {
     "Öppettider": "Mottagningen är öppen måndag till fredag mellan klockan åtta och fem. "
@@ -19,6 +22,14 @@ SWEDISH = {
     "Läkemedel": "Ta med en lista över alla läkemedel som du använder till ditt besök hos läkaren. "
     "Apoteket i entréhallen kan skriva ut en sådan lista åt dig om du ber om det.",
 }
+
+
+GERMAN_TEXTS = [
+    "Die Ambulanz ist von Montag bis Freitag zwischen acht und siebzehn Uhr geöffnet.",
+    "Neben dem Krankenhaus gibt es ein Parkhaus mit zweihundert Plätzen für Besucher.",
+    "Bringen Sie eine Liste aller Medikamente mit, die Sie zurzeit einnehmen.",
+]
+ENGLISH_TEXT = "The clinic is open from Monday to Friday between eight in the morning and five in the afternoon. "
 
 
 def test_a_language_without_question_forms_fails_the_build_with_its_reason(tmp_path: Path) -> None:
@@ -58,3 +69,20 @@ def test_no_items_names_the_filters_main_reasons() -> None:
     assert _no_items(manifest) == (
         "no items: the filters rejected all 12 candidates (ungrounded 7, no_subject 5); see rejected.jsonl"
     )
+
+
+def _ctx(sections: list) -> StageContext:
+    return StageContext(inputs={"sections.jsonl": sections}, config=Config(), cache_dir=Path("."), extra={})
+
+
+def test_auto_embeddings_leave_minilm_for_a_corpus_mostly_not_in_english() -> None:
+    german = [
+        Section(f"d{k}-s0", f"d{k}", f"d{k}.md", "Öffnungszeiten", text, 1, 1, 0) for k, text in enumerate(GERMAN_TEXTS)
+    ]
+    spec, why = embed_choice(_ctx(german))
+    assert spec == "tfidf" and why is not None and "German 100 %" in why and "sentence-transformers:" in why
+    english = [Section("e-s0", "e", "e.md", "Opening hours", ENGLISH_TEXT * 3, 1, 1, 0)]
+    assert embed_choice(_ctx(german[:1] + english)) == ("auto", None)  # mostly English: MiniLM stays
+    forced = _ctx(german)
+    forced.config.embed.backend = "minilm"
+    assert embed_choice(forced) == ("minilm", None)  # a configured backend is never changed
