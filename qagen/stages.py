@@ -336,11 +336,47 @@ def run_folds(ctx: StageContext) -> StageOutput:
     }
     data["source_kinds"] = list(kinds)
     data["section_kinds"] = dict(Counter(s.kind for s in sections).most_common())
+    data["languages"], data["language_warnings"] = _fold_languages(sections, assignments)
+    for warning in data["language_warnings"]:
+        ctx.log(f"warning: folds: {warning}")
     status = Counter(a.status for a in assignments)
     return StageOutput(
         {"folds.json": data, "assignments.jsonl": assignments},
         counts={**dict(status), "sampled": sum(a.sampled for a in assignments)},
     )
+
+
+LANGUAGE_FOLD_SHARE = 0.9  # a language with this share of its sections in one fold is said to follow the folds
+LANGUAGE_MIN_SECTIONS = 10
+
+
+def _fold_languages(sections: list[Any], assignments: list[Any]) -> tuple[dict[str, dict[str, int]], list[str]]:
+    """Kept sections per fold and language, and a warning for each language that sits in one fold.
+
+    When folds follow languages (a Dutch fold and an Italian one), "refuse the other fold's
+    questions" partly measures "refuse questions in another language".
+    """
+    from qagen.generate.language import document_languages, language_name
+
+    languages, _ = document_languages(sections)
+    by_fold: dict[int, Counter[str]] = {}
+    for section, a in zip(sections, assignments, strict=True):
+        if a.status == "kept" and a.fold is not None:
+            by_fold.setdefault(a.fold, Counter())[languages.get(section.doc_id, "und")] += 1
+    table = {str(f): dict(c.most_common()) for f, c in sorted(by_fold.items())}
+    if len({lang for c in by_fold.values() for lang in c}) < 2:
+        return table, []
+    warnings = []
+    totals = sum(by_fold.values(), Counter())
+    for lang, total in totals.most_common():
+        fold, most = max(((f, c[lang]) for f, c in by_fold.items()), key=lambda fc: fc[1])
+        if total >= LANGUAGE_MIN_SECTIONS and most / total >= LANGUAGE_FOLD_SHARE:
+            warnings.append(
+                f"{100 * most / total:.0f} % of the {total} {language_name(lang)} sections are in fold {fold}: "
+                "the folds follow the languages, so refusing the other fold's questions partly means refusing "
+                "another language; embed with a multilingual model or build each language apart"
+            )
+    return table, warnings
 
 
 # --- shared by generate / filter -------------------------------------------------------

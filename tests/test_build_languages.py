@@ -10,9 +10,9 @@ from fast import FAST_COMPONENTS
 
 from qagen.config import Config
 from qagen.generate.extractive import offline_language_warning
-from qagen.records import Section
+from qagen.records import FoldAssignment, Section
 from qagen.runner import StageContext
-from qagen.stages import _no_items, embed_choice
+from qagen.stages import _fold_languages, _no_items, embed_choice
 
 SWEDISH = {
     "Öppettider": "Mottagningen är öppen måndag till fredag mellan klockan åtta och fem. "
@@ -86,3 +86,19 @@ def test_auto_embeddings_leave_minilm_for_a_corpus_mostly_not_in_english() -> No
     forced = _ctx(german)
     forced.config.embed.backend = "minilm"
     assert embed_choice(forced) == ("minilm", None)  # a configured backend is never changed
+
+
+def test_folds_that_follow_the_languages_are_said_to() -> None:
+    sections, assignments = [], []
+    for k, text in enumerate(GERMAN_TEXTS * 4 + [ENGLISH_TEXT] * 12):
+        doc = f"de{k % 3}" if k < 12 else f"en{k % 3}"
+        sections.append(Section(f"s{k}", doc, f"{doc}.md", "H", text, 1, 1, k))
+        fold = 1 if k < 12 else 2
+        assignments.append(FoldAssignment(f"s{k}", 0, f"s{k}", "kept", fold, "validation"))
+    table, warnings = _fold_languages(sections, assignments)
+    assert table == {"1": {"de": 12}, "2": {"en": 12}}
+    assert len(warnings) == 2 and "100 % of the 12 German sections are in fold 1" in warnings[0]
+    mixed = [
+        FoldAssignment(a.section_id, 0, a.unit_id, "kept", 1 + k % 2, "validation") for k, a in enumerate(assignments)
+    ]
+    assert _fold_languages(sections, mixed)[1] == []

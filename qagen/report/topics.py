@@ -131,6 +131,10 @@ FOLD_METRICS = (
 )
 
 
+def languages_seen(languages: dict[str, dict[str, int]]) -> set[str]:
+    return {lang for counts in languages.values() for lang in counts}
+
+
 def fold_view(data: ReportData) -> dict[str, Any] | None:
     """Fold metrics beside the paper's values, the folds' sizes per split, and the candidates tried."""
     if data.folds is None:
@@ -150,7 +154,13 @@ def fold_view(data: ReportData) -> dict[str, Any] | None:
                 **{s: {"sections": 0, "units": 0, **(cell.get(s) or {})} for s in ("validation", "test")},
             }
         )
-    warnings = []
+    languages = data.folds.get("languages") or {}
+    for cell in per_fold:
+        found = languages.get(str(cell["fold"])) or {}
+        cell["languages"] = (
+            ", ".join(f"{k} {v}" for k, v in found.items()) if len(languages_seen(languages)) > 1 else ""
+        )
+    warnings = [str(w) for w in data.folds.get("language_warnings") or []]
     ratio = m.get("small_fold_ratio")
     if isinstance(ratio, int | float) and ratio < 0.1:
         warnings.append(
