@@ -51,12 +51,16 @@ def test_a_language_without_question_forms_fails_the_build_with_its_reason(tmp_p
 
 def test_the_offline_language_warning_names_what_is_missing() -> None:
     languages = {"a": "en", "b": "de", "c": "de", "d": "sv"}
-    warning = offline_language_warning(languages, ["long_form", "factoid", "mcq"])
-    assert warning is not None
-    assert "2 document(s) in German (de) get no factoid, mcq questions" in warning
-    assert "1 document(s) in Swedish (sv) get no questions" in warning
-    assert "English" not in warning
-    assert offline_language_warning({"a": "en", "b": "nl"}, ["long_form", "factoid", "mcq"]) is None
+    types = ["long_form", "factoid", "mcq"]
+    warning = offline_language_warning(languages, types)
+    assert warning == (
+        "offline generator: 1 document(s) in Swedish (sv) get no questions; "
+        "configure an LLM ([llm] backend) to write them"
+    )
+    partial = offline_language_warning(languages, types, supported={"en": tuple(types), "de": ("long_form",)})
+    assert partial is not None and "2 document(s) in German (de) get no factoid, mcq questions" in partial
+    for code in ("en", "nl", "de", "fr", "es", "it", "pt"):
+        assert offline_language_warning({"a": code}, types) is None, code
 
 
 def test_no_items_names_the_filters_main_reasons() -> None:

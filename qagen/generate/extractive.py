@@ -30,8 +30,9 @@ from collections import defaultdict
 from qagen.generate.context import GenerationContext, item_id
 from qagen.generate.entities import Entity, extract_entities
 from qagen.generate.factoids import entity_question
+from qagen.generate.forms import forms, languages
 from qagen.generate.phrasing import definition_questions, heading_question, sentence_questions, topic_heading
-from qagen.generate.subjects import clean_heading, document_subject, with_subject
+from qagen.generate.subjects import clean_heading, document_subject, lower_article, with_subject
 from qagen.generate.terms import KIND_WORDS, Term, find_terms, pick_distractors, term_key
 from qagen.generate.text import Unit, last_heading, n_words, render_units, units, whole_body
 from qagen.io import sha256_text
@@ -42,21 +43,30 @@ EXTRACTIVE_NOTICE = (
     "sentences, answers quoted from the sections). Configure [llm] backend for model-written questions."
 )
 GENERATOR = GeneratorInfo(backend="extractive", model="", prompt_hash="", persona=None)
+
+
 # What the offline generator can ask in each language (question forms exist for these); any other
 # language gets no items offline, which the generate stage says in a warning.
-OFFLINE_TYPES: dict[str, tuple[str, ...]] = {
-    "en": ("long_form", "factoid", "mcq"),
-    "nl": ("long_form", "factoid", "mcq"),
-    "de": ("long_form",),
-    "fr": ("long_form",),
-    "es": ("long_form",),
-    "it": ("long_form",),
-    "pt": ("long_form",),
-}
+def _offline_types() -> dict[str, tuple[str, ...]]:
+    found = {"en": ("long_form", "factoid", "mcq")}
+    for code in languages():
+        data = forms(code)
+        kinds = [t for t, key in (("long_form", "heading"), ("factoid", "factoid"), ("mcq", "cloze")) if key in data]
+        found[code] = tuple(kinds) if code != "nl" else ("long_form", "factoid", "mcq")  # Dutch headings in code
+    return found
 
 
-def offline_language_warning(doc_languages: dict[str, str], types: list[str]) -> str | None:
-    """Documents whose language the offline generator cannot ask (some of) ``types`` in, said plainly."""
+OFFLINE_TYPES: dict[str, tuple[str, ...]] = _offline_types()
+
+
+def offline_language_warning(
+    doc_languages: dict[str, str], types: list[str], supported: dict[str, tuple[str, ...]] | None = None
+) -> str | None:
+    """Documents whose language the offline generator cannot ask (some of) ``types`` in, said plainly.
+
+    ``supported`` maps a language to the item types it has forms for (default: :data:`OFFLINE_TYPES`).
+    """
+    supported = OFFLINE_TYPES if supported is None else supported
     from qagen.generate.language import language_name
 
     docs: dict[str, int] = defaultdict(int)
@@ -64,7 +74,7 @@ def offline_language_warning(doc_languages: dict[str, str], types: list[str]) ->
         docs[code] += 1
     parts = []
     for code, n in sorted(docs.items()):
-        missing = [t for t in types if t not in OFFLINE_TYPES.get(code.split("-")[0], ())]
+        missing = [t for t in types if t not in supported.get(code.split("-")[0], ())]
         if missing:
             what = "no questions" if len(missing) == len(types) else f"no {', '.join(missing)} questions"
             parts.append(f"{n} document(s) in {language_name(code)} ({code}) get {what}")
@@ -455,22 +465,10 @@ def _context_label(heading: str, title: str) -> str:
     return title or heading
 
 
-_CLOZE_NL = {
-    "money": "bedrag",
-    "percent": "percentage",
-    "time": "tijd",
-    "duration": "periode",
-    "quantity": "waarde",
-    "phone": "telefoonnummer",
-    "email": "e-mailadres",
-    "url": "webadres",
-    "command": "commando",
-}
-
-
 def _cloze_question(sentence: str, term: Term, heading: str, title: str, language: str = "en") -> str | None:
     """A fill-in-the-blank question that names its document's subject (and the section's topic)."""
-    if language not in ("en", "nl"):
+    template = forms(language).get("cloze", {}).get(term.kind) if language != "en" else None
+    if language != "en" and template is None:
         return None
     clause = sentence
     if len(clause) > 220:
@@ -484,13 +482,13 @@ def _cloze_question(sentence: str, term: Term, heading: str, title: str, languag
     plain = not topic or topic.endswith("?") or topic.casefold() in subject.casefold() or not topic_heading(topic)
     plain = plain or term.text.casefold() in topic.casefold()  # "(the \\difdef command)" would give it away
     about = subject if plain else f"{subject} ({topic})"
-    if language == "nl":
-        return f'Welk {_CLOZE_NL[term.kind]} hoort op de open plek in deze zin over {about}: "{blanked}"?'
+    if template is not None:
+        return template.format(about=lower_article(re.sub(r"^the\s+", "", about)), blanked=blanked)
     word = KIND_WORDS.get(term.kind) or _ENTITY_WORDS[term.kind]
-    forms = (
+    english = (
         'Which {word} completes this statement about {about}: "{blanked}"?',
         'What {word} is missing from this sentence about {about}: "{blanked}"?',
         'In {about}, which {word} belongs in the gap: "{blanked}"?',
     )
-    form = forms[int(sha256_text(f"{clause}|{term.text}")[:8], 16) % len(forms)]
+    form = english[int(sha256_text(f"{clause}|{term.text}")[:8], 16) % len(english)]
     return form.format(word=word, about=about, blanked=blanked)

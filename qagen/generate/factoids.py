@@ -13,8 +13,9 @@ import re
 from dataclasses import dataclass
 
 from qagen.generate.entities import Entity
+from qagen.generate.forms import forms
 from qagen.generate.phrasing import _CONTACT_HEADINGS, lower_first, the, to_first_person, topic_heading
-from qagen.generate.subjects import clean_heading, document_subject, with_subject
+from qagen.generate.subjects import clean_heading, document_subject, lower_article, with_subject
 from qagen.generate.text import clean_line, fields, join_wrapped, last_heading, split_sentences
 
 _GENERIC_LABELS = re.compile(
@@ -222,31 +223,30 @@ _TRAILING_DATES = re.compile(r"(?:\s+(?:v?\d+(?:[./-]\d+){1,2}[a-z]?|\(\d{4}[./-
 _PERSON = re.compile(r"[A-Z][a-zà-ÿ]+(?: (?:van|de|der|von|di|da|le|la))?(?: [A-Z]\.)?(?: [A-Z][\wà-ÿ'’-]+){1,2}")
 
 
-_TEMPLATES_NL = {
-    "phone": "Welk telefoonnummer kan ik bellen voor {topic}?",
-    "email": "Naar welk e-mailadres kan ik mailen over {topic}?",
-    "url": "Op welke website vind ik informatie over {topic}?",
-}
-
-
 def entity_question(
     text: str, entity: Entity, others: list[Entity], heading: str, title: str, language: str = "en"
 ) -> EntityQuestion | None:
     """A question whose answer is ``entity``, and the answer (the line or sentence holding it).
 
-    English questions name what the entity belongs to; Dutch ones name the section's subject;
-    other languages get None (no template).
+    English questions name what the entity belongs to; other languages name the section's
+    topic and the document's subject with the forms of ``qagen/generate/forms/<code>.json``
+    (None for a language without a file).
     """
-    if language not in ("en", "nl") or (entity.kind in ("email", "url") and _PLACEHOLDER.search(entity.normalized)):
+    if entity.kind in ("email", "url") and _PLACEHOLDER.search(entity.normalized):
+        return None
+    template = forms(language).get("factoid", {}).get(entity.kind) if language != "en" else None
+    if language != "en" and template is None:
         return None
     line, sentence = _context(text, entity)
-    if language == "nl":
+    if template is not None:  # another language: the section's topic and the document's subject named
         head = clean_heading(last_heading(heading)).rstrip(".:?")
+        if head and not topic_heading(head):
+            return None
         topic = lower_first(head) if head and not _CONTACT_HEADINGS.match(head) else (title or head)
-        topic = re.sub(r"\buw\b", "mijn", topic)
+        topic = re.sub(r"\buw\b", "mijn", topic) if language == "nl" else topic
         answer = sentence if len(sentence.split()) >= 4 else line
-        question = with_subject(_TEMPLATES_NL[entity.kind].format(topic=topic), document_subject(title), "nl")
-        return EntityQuestion(question, answer, 3.0)
+        subject = lower_article(re.sub(r"^the\s+", "", document_subject(title)))
+        return EntityQuestion(with_subject(template.format(topic=topic), subject, language), answer, 3.0)
     at = line.find(entity.text)
     line_prefix = line[:at] if at >= 0 else ""
     after = line[at + len(entity.text) :] if at >= 0 else ""

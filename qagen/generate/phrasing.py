@@ -11,10 +11,12 @@ from __future__ import annotations
 import functools
 import re
 
+from qagen.generate.forms import forms
 from qagen.generate.subjects import (
     capitalize,
     clean_heading,
     document_subject,
+    lower_article,
     namelike,
     names_subject,
     subject_preposition,
@@ -256,8 +258,8 @@ def heading_question(heading: str, title: str, language: str = "en") -> tuple[st
     if language == "nl":
         return _heading_question_nl(heading, title, subject)
     if language != "en":
-        subject = re.sub(r"^the\s+", "", subject)  # an English article does not fit a German question
-        template = _NOUN_TEMPLATES.get(language)
+        subject = lower_article(re.sub(r"^the\s+", "", subject))  # no English article in a German question
+        template = forms(language).get("heading")
         if template is None or not subject:
             return None
         return capitalize(template.format(heading=heading, subject=subject)), 3
@@ -329,14 +331,6 @@ _NOT_A_NAME = re.compile(
     r"|(?i:\s(?:by|of|to|for|with|in|on|at|from|the|a|an|and|or))$|[=∂∑∏∫√≤≥≠≈^]|,.*\\|\\.*,"
 )
 
-# Headings in other languages: the heading quoted, the subject named.
-_NOUN_TEMPLATES = {
-    "de": "Was muss ich über „{heading}“ bei {subject} wissen?",
-    "fr": "Que faut-il savoir sur « {heading} » pour {subject} ?",
-    "es": "¿Qué debo saber sobre «{heading}» en {subject}?",
-    "it": "Cosa devo sapere su «{heading}» in {subject}?",
-    "pt": "O que devo saber sobre «{heading}» em {subject}?",
-}
 # Nouns naming something one does: "Installation" -> "How do I install the multicol package?"
 _PROCESS_NOUNS = {
     "installation": "install",
@@ -498,7 +492,7 @@ def _heading_question_nl(heading: str, title: str, subject: str) -> tuple[str, i
     low = re.sub(r"\buw\b", "mijn", low)
     question = f"Wat moet ik weten over {low}?"
     if subject and not names_subject(question, subject):
-        question = f"Wat moet ik weten over {low} bij {subject}?"
+        question = f"Wat moet ik weten over {low} bij {lower_article(subject)}?"
     return _capital(question), 3
 
 

@@ -94,6 +94,15 @@ def clean_heading(heading: str) -> str:
     return re.sub(r"\s+", " ", _FOOTNOTE_MARKS.sub(" ", text)).strip(" .:;-–—")
 
 
+_ARTICLES = _words("the a an de het een der die das ein eine le la les un une el los las lo il gli i o os as um uma")
+
+
+def lower_article(subject: str) -> str:
+    """A subject for the middle of a sentence: its leading article in lower case ("Il pacchetto x" -> "il ...")."""
+    first, _, rest = subject.partition(" ")
+    return f"{first.lower()} {rest}" if rest and first.lower() in _ARTICLES else subject
+
+
 def is_byline(title: str) -> bool:
     """True for a title page's byline read as the title ("American Mathematical Society Barbara Beeton")."""
     return _BYLINE.search(clean_title(title)) is not None
@@ -200,6 +209,7 @@ def with_subject(question: str, subject: str, language: str = "en") -> str:
     """
     if not subject or names_subject(question, subject):
         return question
+    subject = lower_article(subject)
     one_sentence = question.endswith("?") and not re.search(r"[.!?]\s", question[:-1]) and len(question) < 160
     preposition = subject_preposition(subject)
     if language == "en" and one_sentence and preposition != "in":

@@ -1,0 +1,98 @@
+"""Offline generation in en, nl, de, fr, es, it, pt: every item type, questions in the document's language."""
+
+from __future__ import annotations
+
+import pytest
+
+from qagen.config import GenerateConfig
+from qagen.filters.language import other_language
+from qagen.generate.context import GenerationContext
+from qagen.generate.extractive import generate_extractive
+from qagen.generate.forms import forms, languages
+from qagen.records import Document, FoldAssignment, Section
+
+# Per language: a title, a heading, a prose section with a command, and a contact line.
+DOCS = {
+    "en": (
+        "The multicol package",
+        "Column breaks",
+        "To end a column early, use the \\columnbreak command inside the environment of the package.",
+        "Questions about the package can be sent to the support desk at help@multicol.example.net anytime.",
+    ),
+    "nl": (
+        "Het multicol-pakket",
+        "Kolommen afbreken",
+        "Gebruik het commando \\columnbreak binnen de omgeving om een kolom eerder te beëindigen.",
+        "Met vragen over het pakket kunt u altijd mailen naar help@multicol.example.net voor hulp.",
+    ),
+    "de": (
+        "Das Paket multicol",
+        "Spaltenumbruch",
+        "Um eine Spalte früher zu beenden, verwenden Sie den Befehl \\columnbreak innerhalb der Umgebung.",
+        "Fragen zum Paket können Sie jederzeit per E-Mail an help@multicol.example.net schicken.",
+    ),
+    "fr": (
+        "Le paquet multicol",
+        "Sauts de colonne",
+        "Pour terminer une colonne plus tôt, utilisez la commande \\columnbreak dans l'environnement.",
+        "Pour toute question sur le paquet, vous pouvez écrire à help@multicol.example.net à tout moment.",
+    ),
+    "es": (
+        "El paquete multicol",
+        "Saltos de columna",
+        "Para terminar una columna antes, use la orden \\columnbreak dentro del entorno del paquete.",
+        "Si tiene preguntas sobre el paquete, puede escribir a help@multicol.example.net en cualquier momento.",
+    ),
+    "it": (
+        "Il pacchetto multicol",
+        "Interruzioni di colonna",
+        "Per terminare prima una colonna e passare alla successiva, usate il comando \\columnbreak "
+        "all'interno dell'ambiente del pacchetto.",
+        "Per domande sul pacchetto potete scrivere in qualsiasi momento a help@multicol.example.net.",
+    ),
+    "pt": (
+        "O pacote multicol",
+        "Quebras de coluna",
+        "Para terminar uma coluna mais cedo, use o comando \\columnbreak dentro do ambiente do pacote.",
+        "Se tiver dúvidas sobre o pacote, pode escrever para help@multicol.example.net a qualquer momento.",
+    ),
+}
+OTHER = [  # sections of other documents: distractor commands for the cloze
+    ("Balancing", "The \\raggedcolumns command stops the last page's columns from being stretched."),
+    ("Gaps", "The gap between columns is set with \\setlength and the \\columnsep length."),
+    ("Rules", "A rule between columns is drawn when you change \\columnseprule with \\setlength first."),
+]
+
+
+def items_in(language: str) -> list:
+    title, heading, prose, contact = DOCS[language]
+    sections = [Section("d-0", "d", "d.pdf", heading, f"{prose}\n{contact}", 1, 1, 0)]
+    sections += [Section(f"o-{k}", "o", "o.pdf", h, t, 1, 1, k) for k, (h, t) in enumerate(OTHER)]
+    docs = [Document("d", "d.pdf", "", "pdf", "ok", title=title), Document("o", "o.pdf", "", "pdf", "ok", title="X")]
+    assignments = [FoldAssignment(s.id, 0, s.id, "kept", 0, "validation", sampled=s.doc_id == "d") for s in sections]
+    config = GenerateConfig(phone_region="US", entity_kinds=["email", "url", "phone"])
+    ctx = GenerationContext.build(sections, [], assignments, seed=0, config=config, documents=docs)
+    assert ctx.language_of("d-0") == language
+    return generate_extractive(ctx)
+
+
+def test_every_language_of_the_brief_has_a_forms_file() -> None:
+    assert {"nl", "de", "fr", "es", "it", "pt"} <= set(languages())
+    for code in ("de", "fr", "es", "it", "pt"):
+        data = forms(code)
+        assert {"heading", "cloze", "factoid"} <= set(data), code
+        assert set(data["cloze"]) >= {"command", "phone", "email", "url", "money", "percent", "time"}, code
+
+
+@pytest.mark.parametrize("language", sorted(DOCS))
+def test_every_item_type_offline_in_the_documents_language(language: str) -> None:
+    items = items_in(language)
+    assert {i.type for i in items} == {"long_form", "factoid", "mcq"}, [(i.type, i.question) for i in items]
+    for item in items:
+        assert item.language == language
+        assert other_language(item.question, language) is None, item.question
+    mcq = next(i for i in items if i.type == "mcq")
+    assert mcq.answer == "\\columnbreak" and "____" in mcq.question
+    factoid = next(i for i in items if i.type == "factoid")
+    assert factoid.entity == "help@multicol.example.net" and "multicol" in factoid.question
+    assert not any(f" {a} " in item.question for item in items for a in ("Il", "Het", "Das", "Le", "El", "O"))
