@@ -472,13 +472,15 @@ def test_cloze_sentences_stand_on_their_own() -> None:
 def test_no_cloze_from_a_changelog_entry_and_no_heading_that_gives_the_answer_away() -> None:
     texts = [
         ("[2011/06/24 v1.1]", "Fix the use of \\AtEndPreamble after the hooks of etoolbox were used up."),
+        ("5 Implementation", "The \\vbox register holds the page while the output routine runs its hooks."),
+        ("Change History", "The \\Hdiv command was fixed for the divergence spaces of the package."),
         ("The \\difdef command", "Variant forms of a derivative are defined with \\difdef in the preamble."),
         ("Spacing", "The gap between columns is set with \\setlength and the \\columnsep length."),
         ("Rules", "A rule between columns is drawn when you change \\columnseprule with \\setlength first."),
         ("Breaks", "To end a column early, use the \\columnbreak command inside the environment."),
     ]
     items = _items_for(texts, "The diffcoeff package", ["mcq"])
-    assert not [i for i in items if i.source.section_ids == ("d-0",)]
+    assert not [i for i in items if i.source.section_ids[0] in ("d-0", "d-1", "d-2")]
     assert all("(The \\difdef command)" not in i.question for i in items)
 
 

@@ -31,7 +31,13 @@ from qagen.generate.context import GenerationContext, item_id
 from qagen.generate.entities import Entity, extract_entities
 from qagen.generate.factoids import entity_question
 from qagen.generate.forms import forms, languages
-from qagen.generate.phrasing import definition_questions, heading_question, sentence_questions, topic_heading
+from qagen.generate.phrasing import (
+    definition_questions,
+    heading_question,
+    sentence_questions,
+    skipped_heading,
+    topic_heading,
+)
 from qagen.generate.subjects import clean_heading, document_subject, lower_article, with_subject
 from qagen.generate.terms import KIND_WORDS, Term, find_terms, pick_distractors, term_key
 from qagen.generate.text import Unit, last_heading, n_words, render_units, units, whole_body
@@ -417,8 +423,10 @@ def _cloze_targets(section: Section, section_terms: list[Term]) -> list[tuple[Un
     """One salient term per sentence or bullet, best kinds first, sentences in reading order."""
     targets: list[tuple[int, int, Unit, Term]] = []
     heading = clean_heading(last_heading(section.heading))
-    if heading and not topic_heading(heading):
-        return []  # a changelog entry ("[2011/06/24 v1.1]"), a formula or parser debris: no statement to test
+    if heading and (not topic_heading(heading) or skipped_heading(heading)):
+        # a changelog entry ("[2011/06/24 v1.1]"), a formula, parser debris, or a section readers do not
+        # ask about (implementation notes, change history, index): no statement to test
+        return []
     for unit in units(section.text):
         if not 5 <= n_words(unit.text) <= 60 or not re.match(r"[A-Z0-9\"“'‘\\(]", unit.text):
             continue  # a sentence, not the tail of a code line or of a sentence ("} which ...", "etc.) and ...")

@@ -287,6 +287,11 @@ def heading_question(heading: str, title: str, language: str = "en") -> tuple[st
     return _noun_question(low, subject), 3
 
 
+def skipped_heading(heading: str) -> bool:
+    """True for boilerplate headings no question is asked about (introduction, implementation, change history)."""
+    return _SKIP_HEADINGS.match(heading.strip().rstrip(".:")) is not None
+
+
 def topic_heading(heading: str) -> bool:
     """True when a (cleaned) heading names a topic a question can be about.
 
