@@ -74,3 +74,11 @@ def test_placeholder_addresses_are_nobodys() -> None:
 def test_a_footnote_continuation_line_gives_no_question() -> None:
     text = "The package needs TikZ.\non ctan as pgf: http://mirrors.ctan.org/graphics/pgf/"
     assert ask(text, "mirrors.ctan.org", heading="Setup", title="The chemformula package") is None
+
+
+def test_an_address_split_by_a_drawn_underscore_ftp_hosts_and_pronoun_sentences_give_no_question() -> None:
+    assert ask("Hans-Peter Kolb Craig Thiersch <c thiersch@alum.mit.edu>", "thiersch@", title="gb4e") is None
+    ftp = "EMP is available by anonymous ftp from the hosts ftp.tex.ac.uk and ftp.dante.de in macros/emp."
+    assert ask(ftp, "ftp.tex.ac.uk", heading="Distribution", title="EMP: Encapsulated METAPOST") is None
+    it = "It's what ReportLab staff use to build all of the solutions you can see on reportlab.com."
+    assert ask(it, "reportlab.com", heading="Commercial software", title="ReportLab PDF Generation") is None

@@ -437,11 +437,13 @@ def _cloze_targets(section: Section, section_terms: list[Term]) -> list[tuple[Un
         keys = [term_key(t.text) for t in terms]
         # the blank must be unambiguous and sit in a sentence, not in a flattened table row
         terms = [t for t in terms if keys.count(term_key(t.text)) == 1 and _clozable(unit.text, t.text)]
-        if re.match(r"\d{1,3} [A-Z]|[•·▪]", unit.text) or "•" in unit.text:
-            continue  # a footnote mark or listing line number before the sentence ("7 The ____ command"), bullets
+        if re.match(r"\d{1,4} [A-Z\\]|[•·▪]", unit.text) or "•" in unit.text or _LISTING.search(unit.text):
+            continue  # a footnote mark or listing line number in the sentence ("7 The ____ command", "452 \\botmark")
+        if re.search(r"[⇒→⟹]|\b[a-z]{2,}- [a-z]{2,}\b", unit.text):
+            continue  # a syntax line ("=⇒") or a line-end hyphen the PDF left ("exam- ple")
         if re.search(r"\s(?:\d{1,2}|[A-Z])\.$", unit.text):
             continue  # cut at a date or an initial ("Zivilgesetzbuch vom 10.")
-        if re.match(r"\\[A-Za-z@]+ (?:instead|and|or|of|to|for|with|in|on|at|by|as|than)\b", unit.text):
+        if re.match(r"\\[A-Za-z@]+(?: (?:instead|and|or|of|to|for|with|in|on|at|by|as|than)\b|,)", unit.text):
             continue  # "\inserttext instead of #1 for ...": the tail of a sentence that began before
         if re.match(r"\\[A-Za-z@]+ [A-Z]", unit.text):
             terms = [t for t in terms if not unit.text.startswith(t.text)]  # "\glt I invited Fred": markup, not prose

@@ -285,6 +285,12 @@ def entity_question(
     topic = _topic(heading, title)
     if topic is None and "{topic}" in template:
         return None
+    if entity.kind == "email" and re.search(r"(?:^|[\s<(\[])[a-z] $", text[: max(0, text.find(entity.text))][-3:]):
+        return None  # "c thiersch@...": an underscore the PDF drew as a line split the address
+    if entity.kind == "url" and re.match(r"(?:ftp://|ftp\.)", entity.text, re.IGNORECASE):
+        return None  # an FTP host is no "website"
+    if mode is None and re.match(r"(?:it|this|they|these|that)\b", sentence, re.IGNORECASE):
+        return None  # "It's what ReportLab staff use ... on reportlab.com": what "it" is, the asker never saw
     if mode is None and re.match(r"[a-z]", line):
         return None  # "on ctan as pgf: http://...": a footnote's continuation, not a statement about the section
     if mode is None and _DEBRIS.search(sentence):

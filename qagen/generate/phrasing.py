@@ -334,6 +334,9 @@ _NOT_A_NAME = re.compile(
     r"now|also|just|not|yet|again|what about|how about)\s)|[{}]|\.\d+$|^\[|\d{4}/\d{2}/\d{2}|\w/\w"
     # a heading cut before its object ("Feature provided by"), a formula ("V = Vi j"), a list of commands
     r"|(?i:\s(?:by|of|to|for|with|in|on|at|from|the|a|an|and|or))$|[=∂∑∏∫√≤≥≠≈^]|,.*\\|\\.*,"
+    # "the issue", "the fix", "the full name": a noun that points back into text the asker never saw
+    r"|(?i:\bthe (?:full )?(?:issue|problem|fix|solution|rationale|idea|answer|result|rest|details|basics|trick|"
+    r"reason|point|patch|bug|name|example|remedy|workaround)s?$)"
 )
 
 # Nouns naming something one does: "Installation" -> "How do I install the multicol package?"
@@ -541,7 +544,9 @@ def sentence_questions(sentence: str) -> list[tuple[str, int]]:
     if m:
         cond = to_first_person(f"{m.group(1).lower()} {m.group(2)}")
         lead = "What should I do" if _IMPERATIVE.match(m.group(3)) else "What happens"
-        out.append((f"{lead} {cond}?", 4))
+        vague = len(cond.split()) <= 6 and re.search(r"\b(?:the|it|this|that|them)(?: \w+)?$", cond)
+        if not vague:  # "if I want the subject", "if I know the math": which subject, which math?
+            out.append((f"{lead} {cond}?", 4))
     m = re.match(rf"^You can (?:also |still )?((?:{_ACTION_VERBS})\b.{{2,80}}?) {_PREP}\b", s)
     if m and _short_object(m.group(1)):
         out.append((f"How can I {to_first_person(m.group(1))}?", 4))

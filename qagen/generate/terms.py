@@ -108,6 +108,16 @@ GENERIC_COMMANDS = frozenset(
         "noindent",
     ]
 )
+# Greek letters: a formula's symbols, not a package's commands
+GENERIC_COMMANDS |= frozenset(
+    f"\\{name}"
+    for name in re.findall(
+        r"\w+",
+        "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi pi varpi "
+        "rho varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma "
+        "Upsilon Phi Psi Omega",
+    )
+)
 
 
 def find_terms(text: str) -> list[Term]:
