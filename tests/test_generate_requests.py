@@ -329,3 +329,26 @@ def test_few_shot_questions_name_their_subject() -> None:
         )
         assert check_self_contained(item, ctx, FilterConfig()) is None, ex["question"]
         assert find_subject(item, ctx)[1].startswith("title word"), (ex["question"], titles[f"doc{i}"])
+
+
+def test_long_form_examples_are_in_the_language_of_the_section() -> None:
+    config = GenerateConfig(types=["long_form"], phone_region="NL")
+    planned = plan_requests(mixed_ctx(config), PROMPTS, config)
+    text = {p.section_ids[0].split("-")[0]: "\n".join(m.content for m in p.request.messages) for p in planned}
+    assert "Mijn knie is nog dik" in text["heart"] and "My knee is still swollen" not in text["heart"]
+    assert "My knee is still swollen" in text["pharmacy"] and "Mijn knie" not in text["pharmacy"]
+
+
+def test_every_language_example_file_is_valid_and_changes_the_prompt_hash(tmp_path) -> None:
+    from qagen.generate.prompts import language_few_shots, load_few_shot
+
+    files = language_few_shots(PROMPTS)
+    assert set(files) >= {"nl", "de", "fr", "es", "it", "pt"}
+    for path in files.values():
+        assert load_few_shot(path)[0]
+    config = GenerateConfig(types=["long_form"], phone_region="NL")
+    before = plan_requests(mixed_ctx(config), PROMPTS, config)[0].meta["prompt_hash"]
+    shutil.copytree(PROMPTS, tmp_path / "p")
+    (tmp_path / "p" / "few_shot_long_form.nl.json").write_text('[{"question": "Wat?", "answer": "Dit."}]')
+    after = plan_requests(mixed_ctx(config), tmp_path / "p", config)[0].meta["prompt_hash"]
+    assert before != after

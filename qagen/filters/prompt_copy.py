@@ -57,13 +57,20 @@ def prompt_reference_texts(
         prompts_dir: The prompts folder a build uses (``generate.prompts_dir``); None = the
             bundled ``prompts/``. Missing prompt files are skipped.
         few_shot_file: The few-shot JSON (``generate.few_shot_file``); None = the prompts
-            folder's ``few_shot_long_form.json`` when there is one.
+            folder's ``few_shot_long_form.json`` and its ``few_shot_long_form.<code>.json``
+            files in other languages, when there are any.
 
     Returns:
         Distinct sentences and quoted phrases of two words or more, in file order.
     """
     from qagen.generate.mix import BLOOM_DESCRIPTIONS, BLOOM_LEVELS, SCENARIO_DESCRIPTIONS, SCENARIOS, question_task
-    from qagen.generate.prompts import DEFAULT_FEW_SHOT, PROMPT_NAMES, default_prompts_dir, load_prompt
+    from qagen.generate.prompts import (
+        DEFAULT_FEW_SHOT,
+        PROMPT_NAMES,
+        default_prompts_dir,
+        language_few_shots,
+        load_prompt,
+    )
 
     folder = Path(prompts_dir) if prompts_dir else default_prompts_dir()
     texts: list[str] = []
@@ -73,10 +80,11 @@ def prompt_reference_texts(
             texts += _template_sentences(prompt.system) + _template_sentences(prompt.user)
     texts += list(BLOOM_DESCRIPTIONS.values()) + list(SCENARIO_DESCRIPTIONS.values())
     texts += [question_task(b, s) for b in BLOOM_LEVELS for s in SCENARIOS]
-    shots = Path(few_shot_file) if few_shot_file else folder / DEFAULT_FEW_SHOT
-    if shots.is_file():
+    shots = [Path(few_shot_file)] if few_shot_file else [folder / DEFAULT_FEW_SHOT]
+    shots += [] if few_shot_file else list(language_few_shots(folder).values())
+    for shot in (p for p in shots if p.is_file()):
         try:
-            examples = json.loads(shots.read_text(encoding="utf-8"))
+            examples = json.loads(shot.read_text(encoding="utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError):
             examples = []
         for ex in examples if isinstance(examples, list) else []:

@@ -20,6 +20,18 @@ from qagen.io import sha256_bytes, sha256_text
 
 PROMPT_NAMES = ("long_form", "factoid", "mcq")
 DEFAULT_FEW_SHOT = "few_shot_long_form.json"
+
+
+def language_few_shots(prompts_dir: str | Path) -> dict[str, Path]:
+    """Few-shot files in another language next to the default one: ``few_shot_long_form.<code>.json``."""
+    folder = Path(prompts_dir)
+    if not folder.is_dir():
+        return {}
+    stem = DEFAULT_FEW_SHOT.removesuffix(".json")
+    found = {p.name[len(stem) + 1 : -len(".json")]: p for p in sorted(folder.glob(f"{stem}.*.json"))}
+    return {code: path for code, path in found.items() if code.isalpha()}
+
+
 _MARKER = re.compile(r"^=== (system|user) ===\s*$", re.MULTILINE)
 
 

@@ -28,6 +28,7 @@ from qagen.generate.prompts import (
     DEFAULT_FEW_SHOT,
     Prompt,
     format_examples,
+    language_few_shots,
     load_few_shot,
     load_prompt,
 )
@@ -99,8 +100,15 @@ def _load(prompts_dir: str | Path, config: GenerateConfig) -> dict[str, Any]:
     if "long_form" in config.types:
         path = Path(config.few_shot_file) if config.few_shot_file else Path(prompts_dir) / DEFAULT_FEW_SHOT
         examples, raw = load_few_shot(path) if config.few_shot_file or path.is_file() else ([], b"")
+        # examples in the section's language where the prompts folder has them (not with a file of one's own)
+        by_language: dict[str, str] = {}
+        for code, lang_path in ({} if config.few_shot_file else language_few_shots(prompts_dir)).items():
+            lang_examples, lang_raw = load_few_shot(lang_path)
+            by_language[code] = format_examples(lang_examples)
+            raw += b"\0" + code.encode() + b"\0" + lang_raw
         out["long_form"] = load_prompt(prompts_dir, "long_form", extra=raw)
         out["examples"] = format_examples(examples)
+        out["examples_by_language"] = by_language
     for name in ("factoid", "mcq"):
         if name in config.types:
             out[name] = load_prompt(prompts_dir, name)
@@ -140,7 +148,7 @@ def _long_form(
     values = _section_values(ctx, section, config) | {
         "persona": persona,
         "n_questions": config.long_form_per_section,
-        "examples": prompts["examples"],
+        "examples": prompts["examples_by_language"].get(ctx.language_of(section.id).split("-")[0], prompts["examples"]),
     }
     prompt: Prompt = prompts["long_form"]
     key = f"long_form:{section.id}"
