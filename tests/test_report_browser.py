@@ -61,6 +61,11 @@ HOSTILE_MD = """# <script>alert(1)</script> heading <img src=x onerror=alert(2)>
 Body text with <img src=x onerror="window.__pwned=1"> and <script>window.__pwned=2</script> inline.
 Call 020 123 4567 or write to help@evil.example.com for help with the visiting hours policy.
 
+## Visiting hours
+
+Visitors are welcome at the ward from 14:00 to 20:00 every day; ask at <img src=x onerror="window.__pwned=1"> the desk.
+Children under twelve visit with an adult, and everyone keeps their voices down after 19:00 in the ward.
+
 ## Second <b>bold</b> & "quoted" 'single' heading
 
 More text: </textarea></title></style></script><svg onload="window.__pwned=3"> and {{ 7*7 }} and ${alert(1)}.
