@@ -145,10 +145,12 @@ def embed_choice(ctx: StageContext) -> tuple[Any, str | None]:
     )
 
 
-def make_embedder(ctx: StageContext) -> Any:
+def make_embedder(ctx: StageContext, spec: Any = None) -> Any:
+    """The build's embedder, cached on disk; ``spec`` when the caller has already made :func:`embed_choice`."""
     from qagen.embed import CachedEmbedder, get_embedder
 
-    spec, _ = embed_choice(ctx)
+    if spec is None:
+        spec, _ = embed_choice(ctx)
     embedder = get_embedder(spec, ctx.config.embed, llm_config=ctx.config.llm)
     return CachedEmbedder(embedder, ctx.cache_dir / "embeddings.sqlite")
 
@@ -166,10 +168,10 @@ def _embedder_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
 
 def run_embed(ctx: StageContext) -> StageOutput:
     sections = ctx.inputs["sections.jsonl"]
-    _, why = embed_choice(ctx)
+    spec, why = embed_choice(ctx)
     if why:
         ctx.log(f"warning: embed: {why}")
-    embedder = make_embedder(ctx)
+    embedder = make_embedder(ctx, spec)
     vectors = embedder.embed([section_text(s) for s in sections])
     info: dict[str, Any] = {"embedder": embedder.id}
     if why:
@@ -464,8 +466,7 @@ def run_generate(ctx: StageContext) -> StageOutput:
             raise DryRun({"requests": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}, "extractive")
         ctx.log(EXTRACTIVE_NOTICE)
         items, failures, info = generate_extractive(gctx), [], {"llm": {"backend": "extractive"}}
-        sampled_docs = {gctx.sections[sid].doc_id for sid in gctx.sampled}
-        languages = {d: gctx.doc_languages.get(d, gctx.language) for d in sorted(sampled_docs)}
+        languages = {gctx.sections[sid].doc_id: gctx.language_of(sid) for sid in gctx.sampled}
         warnings = [w for w in (_offline_mix_warning(gen_cfg), offline_language_warning(languages, gen_cfg.types)) if w]
         for warning in warnings:
             ctx.log(f"warning: generate: {warning}")

@@ -54,14 +54,14 @@ def prose(text: str) -> str:
 
 def other_language(text: str, expected: str) -> str | None:
     """The language ``text`` is confidently written in when that is not ``expected``; else None."""
-    from qagen.generate.language import _identifier
+    from qagen.generate.language import identify
 
     words = prose(text)
-    if len(words.split()) < MIN_WORDS:
+    found = identify(words) if len(words.split()) >= MIN_WORDS else None
+    if found is None or found[1] < CONFIDENCE:
         return None
-    code, prob = _identifier().classify(words)
-    want = expected.split("-")[0].lower()
-    if prob < CONFIDENCE or _GROUPS.get(code, code) == _GROUPS.get(want, want) or (want, code) in _ALSO:
+    code, want = found[0], expected.split("-")[0].lower()
+    if _GROUPS.get(code, code) == _GROUPS.get(want, want) or (want, code) in _ALSO:
         return None
     return str(code)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from qagen.generate.entities import Entity
 from qagen.generate.forms import forms
 from qagen.generate.phrasing import _CONTACT_HEADINGS, lower_first, the, to_first_person, topic_heading
-from qagen.generate.subjects import clean_heading, document_subject, lower_article, with_subject
+from qagen.generate.subjects import clean_heading, document_subject, with_subject
 from qagen.generate.text import clean_line, fields, join_wrapped, last_heading, split_sentences
 
 _GENERIC_LABELS = re.compile(
@@ -245,7 +245,7 @@ def entity_question(
         topic = lower_first(head) if head and not _CONTACT_HEADINGS.match(head) else (title or head)
         topic = re.sub(r"\buw\b", "mijn", topic) if language == "nl" else topic
         answer = sentence if len(sentence.split()) >= 4 else line
-        subject = lower_article(re.sub(r"^the\s+", "", document_subject(title)))
+        subject = re.sub(r"^the\s+", "", document_subject(title))  # with_subject lowers a leading article
         return EntityQuestion(with_subject(template.format(topic=topic), subject, language), answer, 3.0)
     at = line.find(entity.text)
     line_prefix = line[:at] if at >= 0 else ""
@@ -285,7 +285,7 @@ def entity_question(
     topic = _topic(heading, title)
     if topic is None and "{topic}" in template:
         return None
-    if entity.kind == "email" and re.search(r"(?:^|[\s<(\[])[a-z] $", text[: max(0, text.find(entity.text))][-3:]):
+    if entity.kind == "email" and re.search(r"(?:^|[\s<(\[])[a-z] $", text[: entity.start][-3:]):
         return None  # "c thiersch@...": an underscore the PDF drew as a line split the address
     if entity.kind == "url" and re.match(r"(?:ftp://|ftp\.)", entity.text, re.IGNORECASE):
         return None  # an FTP host is no "website"
