@@ -529,3 +529,103 @@ def test_a_section_that_is_no_answer_to_its_heading_gets_no_heading_question() -
     assert "Which connection macros does the blockdraw package provide?" in questions
     unwanted = r"generic macros|variables|new roots|charts|visualisation|syntax"
     assert not [q for q in questions if re.search(unwanted, q, re.IGNORECASE)], questions
+
+
+# --- what careful readers found on real manuals (issue 17, rounds 5-8) --------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # a condition cut at ", say," ends on a preposition
+        "If you want a jacobian in, say, slash-fraction form then once again the \\difdef command is used.",
+        # idioms and idle purposes: nothing a user would look up
+        "To make a long story short, amsmath typesets its math environments twice.",
+        "To make things easier, mathtools provides a \\smashoperator command.",
+        # a comma missing after the purpose: "use the variant simply append the name"
+        "To use the variant simply append the name, as a dot-delimited argument, to the \\diff command.",
+        # an object cut inside its relative clause, before "by the data in ..."
+        "Create a flowable which will contain the image defined by the data in file filename.",
+        # a condition about something the asker never saw
+        "If you—or rather the journal you are submitting to—don't like that, use the glossing option.",
+    ],
+)
+def test_sentence_patterns_that_readers_found_odd_give_no_question(sentence: str) -> None:
+    assert sentence_questions(sentence) == []
+
+
+def test_a_wish_becomes_a_how_to_and_an_unwanted_outcome_asks_for_a_remedy() -> None:
+    assert sentence_questions("If you want to change the margins, use the geometry package.") == [
+        ("How do I change the margins?", 4)
+    ]
+    asked = sentence_questions("If you don't want the circle to be printed, simply tell METAPOST with modcircle.")
+    assert asked == [("What should I do if I don't want the circle to be printed?", 4)]
+
+
+def test_definitions_keep_to_what_names_the_subject() -> None:
+    from qagen.generate.phrasing import definition_questions
+
+    assert definition_questions("KDE uses C++ libraries which act a little differently from C libraries.", "X") == []
+    guide = "the Ubuntu Packaging Guide"
+    assert definition_questions("This application uses the autoconf build system so we run configure.", guide) == []
+    assert definition_questions("This package requires the coollist package, from CTAN.", "the dyntree package") == [
+        ("What does the dyntree package require?", 4)
+    ]
+    linguex = definition_questions("linguex.sty is a LaTeX tool written for the lazy linguist.", "the linguex package")
+    assert linguex == [("What is linguex.sty?", 4)]
+
+
+@pytest.mark.parametrize(
+    ("heading", "body", "question"),
+    [
+        ("Refresh file name databases", None, "How do I refresh file name databases with the hopatch package?"),
+        ("Copying of attributes", None, "What does the hopatch package say about copying of attributes?"),
+        ("What?", None, None),
+        ("Rationale", None, None),
+        (
+            "Formatting layers",
+            "The present module is concerned with the formatting of text in galleys. There are four layers.",
+            "What does the hopatch package say about formatting layers?",
+        ),
+        (
+            "Formatting layers",
+            "To format a layer, call \\galley_format:n.",
+            "How do I format layers with the hopatch package?",
+        ),
+    ],
+)
+def test_headings_readers_found_odd(heading: str, body: str | None, question: str | None) -> None:
+    asked = heading_question(heading, "The hopatch package", body=body)
+    assert (asked[0] if asked else None) == question
+
+
+def test_a_single_word_heading_is_not_asked_as_what_is() -> None:
+    for word in ("Frequency", "Force", "Glosses", "Measure", "Layout", "Spacing", "Colors", "Comments"):
+        asked = heading_question(word, "The physunits package")
+        assert asked is None or not asked[0].startswith(("What is", "What are")), asked
+
+
+def test_cloze_sentences_with_margin_notes_or_listing_debris_are_not_asked() -> None:
+    texts = [
+        ("Dedication", "By redefining them you \\tocpoemnum can customize how the numbering looks."),
+        ("Breviary", "For starters, there are a number \\markup of simple but commonly required outputs."),
+        ("Main command", "With \\cmpd{d} 3 the label can be used, of course, in every later sentence."),
+        ("Dots", "\\adots In AMS-LaTeX there is a \\ddots command but no command for the other diagonal."),
+        ("Font", "Changes the fontseries of the output with \\chemformula@series in every formula."),
+        ("Protrusion", "The \\textquoteleft = {700, } } which would result in the character being protruded."),
+        ("Breaks", "To end a column early, use the \\columnbreak command inside the environment."),
+        ("Balance", "The \\raggedcolumns command stops the last page's columns from being stretched."),
+        ("Gaps", "The gap between columns is set with \\setlength and the \\columnsep length."),
+        ("Rules", "A rule between columns is drawn when you change \\columnseprule with \\setlength first."),
+    ]
+    items = _items_for(texts, "The multicol package", ["mcq"])
+    asked_from = {i.source.section_ids[0] for i in items}
+    assert asked_from and asked_from <= {"d-6", "d-7", "d-8", "d-9"}, sorted(asked_from)
+
+
+def test_a_stub_announcing_its_subsections_is_no_answer_to_its_heading() -> None:
+    text = (
+        "In some cases it may be desirable to prevent chemformula from parsing the input. This can be done in two ways."
+    )
+    items = _items_for([("Escaped input", text)], "The chemformula package", ["long_form"])
+    assert not [i for i in items if "escaped input" in i.question.lower()]

@@ -82,3 +82,12 @@ def test_an_address_split_by_a_drawn_underscore_ftp_hosts_and_pronoun_sentences_
     assert ask(ftp, "ftp.tex.ac.uk", heading="Distribution", title="EMP: Encapsulated METAPOST") is None
     it = "It's what ReportLab staff use to build all of the solutions you can see on reportlab.com."
     assert ask(it, "reportlab.com", heading="Commercial software", title="ReportLab PDF Generation") is None
+
+
+def test_an_instruction_heading_or_a_byline_is_not_the_topic_of_a_factoid() -> None:
+    from qagen.generate.factoids import _topic
+
+    assert _topic("Get a Launchpad account", "Ubuntu Packaging Guide") == "the Ubuntu Packaging Guide"
+    byline = "Frank Mittelbach Email: see top of the source file Printed October 2024"
+    assert _topic(byline, "The multicol package") == "the multicol package"
+    assert _topic("Visiting hours", "Cardiology Outpatient Clinic") == "visiting hours"

@@ -243,3 +243,23 @@ def test_the_parse_stage_lists_skipped_files_in_the_manifest_and_on_the_console(
     assert [x["path"] for x in listed] == ["data.csv", "notes", "photo.jpg", "slides.docx"]
     assert out.counts["skipped_files"] == 4
     assert f"skipped notes: {listed[1]['reason']}" in lines
+
+
+def test_an_alarm_the_parser_swallowed_still_counts_as_a_timeout(tmp_path: Path):
+    # Python prints and drops an exception raised inside __del__ or a callback; a parse the alarm
+    # interrupted there runs on to the end, and must not be reported as a success.
+    from qagen.ingest import worker
+
+    def parse_swallowing_the_alarm(path, config, on_page_error=None, on_page_count=None):
+        import signal
+        import time
+
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0.01)
+            time.sleep(0.2)
+        except BaseException:  # what a parser's broad handler (or Python's __del__ guard) does
+            pass
+        return "parsed anyway"
+
+    out = worker.parse_file(str(tmp_path / "x.pdf"), ParseConfig(timeout_s=5).model_dump(), parse_swallowing_the_alarm)
+    assert out["ok"] is False and out["reason"] == "timeout"

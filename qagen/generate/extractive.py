@@ -32,6 +32,7 @@ from qagen.generate.entities import Entity, extract_entities
 from qagen.generate.factoids import entity_question
 from qagen.generate.forms import forms, languages
 from qagen.generate.phrasing import (
+    _wordset,
     definition_questions,
     heading_question,
     sentence_questions,
@@ -143,7 +144,7 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
     heading = last_heading(section.heading)
     is_title = heading.lower() == title.strip().lower()
     language = ctx.language_of(section.id)
-    asked = None if is_title else heading_question(heading, title, language)
+    asked = None if is_title else heading_question(heading, title, language, body=section.text)
     if asked and body:
         # A heading question asks about the whole section, so only the whole section answers it:
         # an opening cut at N words left out what the question asked for in half of the cases
@@ -157,6 +158,8 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
             if unit.bullet:
                 continue
             asked_here = [(q, sc) for q, sc in sentence_questions(unit.text) if not _DEICTIC.search(q)]
+            if subject:  # "if I'm using the package with LaTeX" -> "... using the shapes macros with LaTeX"
+                asked_here = [(re.sub(r"\bthe package\b", lower_article(subject), q), sc) for q, sc in asked_here]
             asked_here = [(with_subject(q, subject), sc) for q, sc in asked_here]
             asked_here += definition_questions(unit.text, subject)
             for question, score in asked_here:
@@ -217,7 +220,10 @@ _POINTS_ELSEWHERE = re.compile(
 )
 # The same for a whole section, where what follows "the following" is quoted too: a table or figure is not.
 _POINTS_OUTSIDE = re.compile(
-    r"\bhere (?:they|it) (?:are|is)\b|\b(?:table|figure|fig\.) \d+ (?:illustrates|shows|lists|gives)\b|:$",
+    r"\bhere (?:they|it) (?:are|is)\b|\b(?:table|figure|fig\.) \d+ (?:illustrates|shows|lists|gives)\b|:$"
+    # a stub announcing what its subsections hold: "This can be done in two ways."
+    r"|\b(?:in|by|with) (?:two|three|four|five|several|a few|different|various|a number of) "
+    r"(?:ways|methods|steps|forms|variants)\.$",
     re.IGNORECASE,
 )
 _ABOUT_THE_DOCUMENT = re.compile(
@@ -445,6 +451,15 @@ def _cloze_targets(section: Section, section_terms: list[Term]) -> list[tuple[Un
             continue  # cut at a date or an initial ("Zivilgesetzbuch vom 10.")
         if re.match(r"\\[A-Za-z@]+(?: (?:instead|and|or|of|to|for|with|in|on|at|by|as|than)\b|,)", unit.text):
             continue  # "\inserttext instead of #1 for ...": the tail of a sentence that began before
+        if unit.text.count("{") != unit.text.count("}") or re.match(
+            r"[A-Z][a-z]+[^s\W]s (?:the|a|an|all|its|their|whether|how|lists)\b", unit.text
+        ):
+            continue  # code cut mid-group ("= {700, } }"); a table cell with no subject ("Changes the font of ...")
+        if re.search(r"[}\]] ?\d{1,4} [a-z]|<[a-z][\w -]*>|\$", unit.text):
+            continue  # a listing's line number ("With \cmpd{d} 3 the label"), a syntax placeholder, math
+        if re.match(r"\\[A-Za-z@]+ (?:In|The|A|An|This|If|When|For|To|It|We|You|See|Note)\b", unit.text):
+            continue  # a margin note spliced in front of the sentence ("\adots In AMS-LaTeX there is ...")
+        terms = [t for t in terms if not _spliced(unit.text, t.text)]
         if re.match(r"\\[A-Za-z@]+ [A-Z]", unit.text):
             terms = [t for t in terms if not unit.text.startswith(t.text)]  # "\glt I invited Fred": markup, not prose
         if len(re.findall(r"\\[A-Za-z@]+", unit.text)) >= 3:
@@ -455,6 +470,37 @@ def _cloze_targets(section: Section, section_terms: list[Term]) -> list[tuple[Un
             targets.append((_KIND_ORDER.index(best.kind), unit.index, unit, best))
     targets.sort(key=lambda t: (t[0], t[1]))
     return [(unit, term) for _, _, unit, term in targets]
+
+
+# Words after which a command name can stand in prose ("use \\foo", "the \\foo command", "with \\foo").
+_BEFORE_NAME = _wordset(
+    "the a an this that each every any with use uses using used by via and or to as is are was were call calls "
+    "called calling command macro new own its their your our then both like from in on for after before when if "
+    "unless while than of into see issue issuing define defines redefine redefines write writing type typing put "
+    "place say said means mean not also only just"
+)
+_PRONOUNS_BEFORE = _wordset("i you we they he she it")
+_AFTER_SPLICE = _wordset("of can will should must may might could would")
+
+
+def _spliced(text: str, term: str) -> bool:
+    """A command set in the margin that the PDF's text order put inside a sentence.
+
+    "By redefining them you \\tocpoemnum can customize ...", "a number \\markup of simple ...":
+    the name follows a pronoun, or sits between a noun and "of"/"can", where prose never puts one.
+    """
+    if not term.startswith("\\"):
+        return False
+    at = text.find(term)
+    before = re.findall(r"[\w'’]+|[^\w\s]", text[:at])
+    after = re.findall(r"[\w'’]+|[^\w\s]", text[at + len(term) :])
+    prev = before[-1].lower() if before else ""
+    nxt = after[0].lower() if after else ""
+    if prev in _PRONOUNS_BEFORE:
+        return True
+    if at == 0 and nxt in (",", "<"):
+        return True  # "\\bblastx, as found in the expex package.": the tail of a list
+    return nxt in _AFTER_SPLICE and prev.isalpha() and prev not in _BEFORE_NAME
 
 
 def _clozable(text: str, term: str) -> bool:
@@ -484,8 +530,8 @@ def _cloze_question(sentence: str, term: Term, heading: str, title: str, languag
     if len(clause) > 220:
         parts = re.split(r"(?<=[,;])\s+", sentence)
         clause = next((p for p in parts if term.text in p), sentence)
-        if n_words(clause) < 5:
-            return None
+        if n_words(clause) < 5 or (not re.match(r"[A-Z\"“‘'(]", clause) and not clause.startswith(term.text)):
+            return None  # a piece from mid-sentence ("respectively. \foo may typeset ...") is no statement
     blanked = clause.replace(term.text, "____", 1).rstrip()
     subject = document_subject(title) or title
     topic = clean_heading(last_heading(heading)).rstrip(":")

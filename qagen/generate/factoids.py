@@ -14,7 +14,14 @@ from dataclasses import dataclass
 
 from qagen.generate.entities import Entity
 from qagen.generate.forms import forms
-from qagen.generate.phrasing import _CONTACT_HEADINGS, lower_first, the, to_first_person, topic_heading
+from qagen.generate.phrasing import (
+    _CONTACT_HEADINGS,
+    _IMPERATIVE_VERBS,
+    lower_first,
+    the,
+    to_first_person,
+    topic_heading,
+)
 from qagen.generate.subjects import clean_heading, document_subject, with_subject
 from qagen.generate.text import clean_line, fields, join_wrapped, last_heading, split_sentences
 
@@ -161,6 +168,11 @@ def _topic(heading: str, title: str) -> str | None:
     if not heading or heading.endswith("?") or question_like or _CONTACT_HEADINGS.match(heading):
         return document_subject(title) or "this service"
     heading = re.sub(r"^(?:contact|questions about)\s+", "", heading, flags=re.IGNORECASE)
+    first = heading.split()[0].casefold() if heading.split() else ""
+    if len(heading.split()) > 7 or first in _IMPERATIVE_VERBS:
+        # "Get a Launchpad account" is an instruction, not a topic ("about the get a Launchpad account");
+        # a long heading is usually a byline or a sentence the parser took for one
+        return document_subject(title) or "this service"
     return the(to_first_person(lower_first(heading)))
 
 
@@ -220,7 +232,9 @@ _PLACEHOLDER = re.compile(
 )
 # Dates and versions a byline ends with ("asnd@triumf.ca 2010/09/05", "... v1.2").
 _TRAILING_DATES = re.compile(r"(?:\s+(?:v?\d+(?:[./-]\d+){1,2}[a-z]?|\(\d{4}[./-]\d{2}[./-]\d{2}\)))+\s*$")
-_PERSON = re.compile(r"[A-Z][a-zà-ÿ]+(?: (?:van|de|der|von|di|da|le|la))?(?: [A-Z]\.)?(?: [A-Z][\wà-ÿ'’-]+){1,2}")
+_PERSON = re.compile(
+    r"[A-Z](?:[a-zà-ÿ]+|\.?)(?: (?:van|de|der|von|di|da|le|la))?(?: [A-Z]\.)?(?: [A-Z][\wà-ÿ'’-]+){1,2}"
+)  # "Frank Mittelbach", "R Schlicht", "H. Kolb"
 
 
 def entity_question(

@@ -120,6 +120,9 @@ _SKIP_HEADINGS = re.compile(
     r"preface|the code|driver|the driver|documentation|the documentation|author|authors|"
     r"contributions?|contributing|contributors|feedback|thanks|to ?do|future (?:work|plans)|copying|"
     r"users?'?s?’?s? guide|user manual|reference manual|tutorial|examples?|an example|miscellaneous|misc|"
+    # discourse labels: the rationale or background of what? ("Can you explain the rationale in diffcoeff?")
+    r"rationale|motivation|background|discussion|(?:general |final |some )?remarks|details|basics|generalities|"
+    r"preliminaries|philosophy|"
     r"inleiding|inhoud|inhoudsopgave|einleitung|inhalt|inhaltsverzeichnis|sommaire|introducción|índice|"
     r"introduzione|indice|introdução|sumário)$",
     re.IGNORECASE,
@@ -225,6 +228,8 @@ def the(phrase: str) -> str:
     if not words:
         return phrase
     first = words[0].lower()
+    if first.startswith("\\") or (len(words) == 1 and re.search(r"[a-z][A-Z]|\w\(", phrase)):
+        return phrase  # "\\unichar", "KeepTogether(flowables)": names take no article
     head = _head_noun(phrase)
     gerund_first = first.endswith("ing") and first not in _ING_NOUNS
     if first in _DETERMINERS or gerund_first or head.endswith("ing") or head in _MASS_NOUNS or _plural(head):
@@ -232,12 +237,14 @@ def the(phrase: str) -> str:
     return f"the {phrase}"
 
 
-def heading_question(heading: str, title: str, language: str = "en") -> tuple[str, int] | None:
+def heading_question(heading: str, title: str, language: str = "en", body: str | None = None) -> tuple[str, int] | None:
     """A question for a section heading, naming the document's subject, with a score (5 best).
 
     The heading loses its section number first ("2.3 Options" -> "Options"); a question that
     does not name the subject of ``title`` gets it ("For the multicol package, ..."). None when
     no rule fits or the heading is boilerplate (introduction, implementation, index, ...).
+    With the section's ``body``, a gerund heading becomes a how-to question only when the body
+    uses the verb ("Formatting layers" over a text that describes four layers is a topic).
     """
     heading = clean_heading(heading)
     heading = re.sub(r"\s+", " ", heading).strip().rstrip(".:")
@@ -254,6 +261,8 @@ def heading_question(heading: str, title: str, language: str = "en") -> tuple[st
     if subject and _fold_eq(heading, subject):
         return None
     if heading.endswith("?"):
+        if len(heading.split()) < 3:
+            return None  # "What?", "Why bother?": a label for what follows, not a question a user asks
         return with_subject(heading, subject, language), 5
     if language == "nl":
         return _heading_question_nl(heading, title, subject)
@@ -279,6 +288,8 @@ def heading_question(heading: str, title: str, language: str = "en") -> tuple[st
     if subject and len(verb) == 2 and verb[0].casefold() in _IMPERATIVE_VERBS:
         return f"How do I {verb[0].casefold()} {to_first_person(verb[1])} with {subject}?", 4
     gerund = _gerund_question(low, title)
+    if gerund and body is not None and not _uses_verb(gerund, body):
+        gerund = None
     if gerund:
         generic = re.match(r"^(How do I .+?) the (?:package|class|module|library|software|program|product)\?$", gerund)
         if generic and subject:  # "Loading the package" -> "How do I load the nnext package?"
@@ -379,7 +390,10 @@ _OFFER_NOUNS = _wordset(
 _IMPERATIVE_VERBS = _wordset(
     "install use configure set change add remove create define emulate load enable disable select choose print "
     "save open close connect update reset replace clean insert write typeset draw make build run test call format "
-    "customize customise adjust specify declare redefine include import export convert combine align number"
+    "customize customise adjust specify declare redefine include import export convert combine align number "
+    "refresh rebuild compile generate avoid obtain upgrade migrate apply invoke fix debug edit modify extend override "
+    "register start stop restart move copy delete rename find hide mark store keep suppress prevent switch get check "
+    "handle send"
 )
 
 
@@ -447,6 +461,8 @@ def _gerund_question(low: str, title: str) -> str | None:
     rest_words = m.group(3).split()
     if rest_words and rest_words[0].lower() in _GERUND_ADJ_NOUNS:
         return None  # "Opening hours" is a noun phrase
+    if rest_words and rest_words[0].lower() == "of":
+        return None  # "Copying of attributes" names a topic; "How do I copy of attributes?" is no question
     first = base_verb(m.group(1))
     second = base_verb(m.group(2)) if m.group(2) else None
     if first is None or (m.group(2) and second is None):
@@ -459,6 +475,19 @@ def _gerund_question(low: str, title: str) -> str | None:
     if len(product) == 2 and any(namelike(w) for w in product[0].split()):
         return _capital(f"How do I {verbs} the {product[0].strip()}?")  # "How do I descale the AromaVita ..."
     return f"How does {m.group(1).lower()} work?"
+
+
+def _uses_verb(question: str, body: str) -> bool:
+    """Whether ``body`` uses the verb a "How do I VERB ..." question asks about (any form but the gerund noun)."""
+    m = re.match(r"^How (?:do|does) (?:I )?(\w+)", question)
+    if not m or m.group(1).lower() in ("work", "make", "get", "take", "have", "do", "give", "go", "keep", "set"):
+        return True  # a light verb ("Making a complaint") rarely recurs in the steps it heads
+    if re.search(r"\byou (?:can|should|must|need|may|have to|will need)\b|\bplease\b", body, re.IGNORECASE):
+        return True  # instructions in other words
+    verb = m.group(1).lower()
+    stem = verb[:-1] if verb.endswith("e") else verb
+    forms = rf"\b(?:{re.escape(verb)}(?:s|es|d|ed)?|{re.escape(stem)}(?:es|ed|ing(?!\s+of\b)))\b"
+    return re.search(forms, body, re.IGNORECASE) is not None
 
 
 def _noun_question(low: str, subject: str) -> str:
@@ -482,6 +511,8 @@ def _noun_question(low: str, subject: str) -> str:
         "What does {subject} say about {np}?",
         "{be_cap} {np} {prep} {subject}?",
     )
+    if len(words) == 1 or (words[0].lower().endswith("ing") and words[0].lower() not in _ING_NOUNS):
+        forms = forms[:3]  # "What is the frequency in physunits?", "What is submitting for inclusion in ...?"
     pick = int(sha256_text(f"{low}|{subject}")[:8], 16) % len(forms)
     np = the(phrase)
     plural = _plural(head) or " and " in phrase
@@ -530,7 +561,26 @@ _PRONOUN_END = re.compile(r"\b(?:it|them|this|that|one)$")
 
 
 def _short_object(phrase: str) -> bool:
-    return len(phrase.split()) <= 9 and "," not in phrase and not _PRONOUN_END.search(phrase)
+    """A short object that ends where the question can: not in a relative clause or on a participle.
+
+    "Create a flowable which will contain the image defined" was cut before "by the data in ...".
+    """
+    return (
+        len(phrase.split()) <= 9
+        and "," not in phrase
+        and not _PRONOUN_END.search(phrase)
+        and not re.search(r"\b(?:which|that|who|whose|where)\b|\b\w+ed$", phrase)
+    )
+
+
+# A condition cut before its end ("if you want a jacobian in, say, slash-fraction form").
+_OPEN_END = re.compile(r"\b(?:in|on|at|of|for|with|to|by|from|into|as|a|an|the|say|and|or)$", re.IGNORECASE)
+# "To make a long story short, ...": a purpose that names nothing a user would look up.
+_IDLE_PURPOSE = re.compile(
+    r"^(?:make (?:a long story short|things|it|this|that|life|sure|matters)|be (?:safe|precise|sure|honest|fair|clear)|"
+    r"sum (?:up|it up)|summari[sz]e|conclude|begin|start|put it|see|illustrate|recap|avoid confusion|"
+    r"understand (?:this|that|it|why|how))\b"
+)
 
 
 def sentence_questions(sentence: str) -> list[tuple[str, int]]:
@@ -543,9 +593,18 @@ def sentence_questions(sentence: str) -> list[tuple[str, int]]:
         m = None  # "If your TEX distribution (TEX Live, ..." cut inside the brackets
     if m:
         cond = to_first_person(f"{m.group(1).lower()} {m.group(2)}")
+        wish = re.match(r"^(?:if|when) I (?:want|wish|would like|need) to (\w.+)$", cond)
         lead = "What should I do" if _IMPERATIVE.match(m.group(3)) else "What happens"
-        vague = len(cond.split()) <= 6 and re.search(r"\b(?:the|it|this|that|them)(?: \w+)?$", cond)
-        if not vague:  # "if I want the subject", "if I know the math": which subject, which math?
+        if re.match(r"^(?:if|when) I (?:do not|don't|would not|wouldn't)? ?(?:want|wish|like|prefer|need)\b", cond):
+            lead = "What should I do"  # "What happens if I don't want the circle printed?" asks for a remedy
+        vague = (len(cond.split()) <= 6 and re.search(r"\b(?:the|it|this|that|them)(?: \w+)?$", cond)) or re.search(
+            r"\b(?:it|this|that|them|these|those)$|—", cond
+        )  # "... don't like that", "if I—or rather the journal—...": about what the asker never saw
+        if vague or _OPEN_END.search(cond):
+            pass  # "if I want the subject" (which subject?), "if I want a jacobian in" (cut at ", say,")
+        elif wish and not _IDLE_PURPOSE.match(wish.group(1)):
+            out.append((f"How do I {wish.group(1)}?", 4))
+        elif not wish:
             out.append((f"{lead} {cond}?", 4))
     m = re.match(rf"^You can (?:also |still )?((?:{_ACTION_VERBS})\b.{{2,80}}?) {_PREP}\b", s)
     if m and _short_object(m.group(1)):
@@ -554,7 +613,14 @@ def sentence_questions(sentence: str) -> list[tuple[str, int]]:
     if m and _short_object(m.group(1)):
         out.append((f"How do I {lower_first(to_first_person(m.group(1)))}?", 4))
     m = re.match(r"^To ([a-z][^,]{3,80}), (.+)$", s)
-    if m and not re.search(r"\byou|\s(?:is|are|was|were)\s|\(", m.group(1)):
+    purpose = m.group(1) if m else ""
+    if (
+        m
+        and not re.search(r"\byou|\s(?:is|are|was|were)\s|\(", purpose)
+        and not _IDLE_PURPOSE.match(purpose)
+        and not _OPEN_END.search(purpose)
+        and not re.search(r"\b(?:simply|just|then|first|now)\b", purpose)  # a comma missing: "To use X simply append"
+    ):
         out.append((f"How do I {m.group(1)}?", 4))
     m = re.match(r"^(The [^,]{3,60}?|[A-Z][\w ]{2,40}?) (is|are) open (.+)$", s)
     if m:
@@ -591,8 +657,27 @@ _DEF_VERBS = {
     "handles": "handle",
 }
 _LET_VERBS = ("allows", "lets", "enables", "helps")
+# Verbs that state what a name has or uses; for a bare name they rarely define it.
+_STATE_VERBS = _wordset("uses contains includes requires needs has holds equals means handles loads")
 _NAME = r"(\\[A-Za-z@]+\*?|[A-Za-z][\w-]*[A-Z0-9][\w-]*|[a-z][\w-]*\.(?:sty|cls|mp|tex))"
 _RESTRICTIVE = r"(?:,|\bwhich\b|\bthat\b|\bwho\b)"
+
+
+_DOCUMENT_NOUNS = _wordset("document manual guide handbook documentation definition reference tutorial book")
+
+
+def _same_kind(noun: str, subject: str) -> bool:
+    """Whether "this NOUN" can be ``subject``: the same noun, or a software noun for a name ("MFPIC", "hyperref").
+
+    A subject that is a document ("the Ubuntu Packaging Guide") is never "this package" or "this application":
+    there the words point at something the document describes.
+    """
+    words = re.findall(r"[\w-]+", subject.casefold())
+    if not words:
+        return False
+    if noun in words:
+        return True
+    return words[-1] not in _DOCUMENT_NOUNS and noun not in _DOCUMENT_NOUNS
 
 
 def definition_questions(sentence: str, subject: str) -> list[tuple[str, int]]:
@@ -605,8 +690,11 @@ def definition_questions(sentence: str, subject: str) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     if len(s.split()) < 6 or len(s.split()) > 60:
         return out
-    m = re.match(rf"^(?:The|This|Our|Your) (?:{_SELF_NOUNS}) ([a-z]+s)\b(.*)$", s)
+    m = re.match(rf"^(?:The|This|Our|Your) ({_SELF_NOUNS}) ([a-z]+s)\b(.*)$", s)
+    if m and subject and not _same_kind(m.group(1), subject):
+        m = None  # "This application uses autoconf" in the Ubuntu Packaging Guide: an example's application
     if m and subject:
+        m = re.match(rf"^(?:The|This|Our|Your) (?:{_SELF_NOUNS}) ([a-z]+s)\b(.*)$", s)
         verb, rest = m.group(1), m.group(2).strip()
         if verb in _DEF_VERBS and rest and not rest.startswith(("to ", ",")):
             out.append((f"What does {subject} {_DEF_VERBS[verb]}?", 4))
@@ -616,7 +704,9 @@ def definition_questions(sentence: str, subject: str) -> list[tuple[str, int]]:
     if m and not re.match(_RESTRICTIVE, m.group(2)):
         out.append((with_subject(f"What is {m.group(1)}?", subject), 4))
     m = re.match(rf"^(?:The )?{_NAME} (?:command |macro |option |environment |key )?([a-z]+s)\b (.+)$", s)
-    if m and m.group(2) in _DEF_VERBS:
+    if m and m.group(2) in _STATE_VERBS:
+        pass  # "KDE uses C++ libraries", "\BRchvsep contains a comma, ...": a passing remark or a condition
+    elif m and m.group(2) in _DEF_VERBS:
         out.append((with_subject(f"What does {m.group(1)} {_DEF_VERBS[m.group(2)]}?", subject), 4))
     elif m and m.group(1).startswith("\\") and not m.group(2).endswith("ss"):
         out.append((with_subject(f"What does {m.group(1)} do?", subject), 4))

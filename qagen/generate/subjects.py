@@ -192,6 +192,8 @@ def names_subject(question: str, subject: str) -> bool:
         return True
     found = set(re.findall(r"[\w@+.-]+", _fold(question)))
     found |= {w.strip(".-") for w in found}
+    files = {w for w in found if re.search(r"\w\.(?:sty|cls|mp|tex|dtx|py|js|sh)$", w)}
+    found |= {w.rsplit(".", 1)[0] for w in files}  # "linguex.sty" names the linguex package
     matched = wanted & found
     if not matched:
         return False
