@@ -236,3 +236,12 @@ def test_only_eligible_sections_are_sampled_and_folds_do_not_change():
     assert np.array_equal(plain.fold_, masked.fold_) and list(plain.split_) == list(masked.split_)
     with pytest.raises(ValueError, match="one entry per section"):
         FoldBuilder(samples_total=10).fit(x, topics, units, eligible=eligible[:-1])
+
+
+def test_a_small_sample_still_covers_every_kept_topic():
+    """40 topics of uneven size and 50 samples: proportional shares alone left 8 topics unsampled."""
+    x, topics, units, _, _ = planted(3, sizes_a=18, sizes_b=22, per_topic=40)
+    fb = FoldBuilder(samples_total=50, min_fold_ratio=0).fit(x, topics, units)
+    kept = fb.status_ == "kept"
+    unsampled = {int(t) for t in np.unique(topics[kept])} - {int(t) for t in np.unique(topics[fb.sampled_])}
+    assert fb.sampled_.sum() == 50 and unsampled == set()

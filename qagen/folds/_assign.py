@@ -63,12 +63,20 @@ def fold_quotas(kept: np.ndarray, samples_total: int | None, samples_per_fold: i
 def stratified_sample(
     cell: np.ndarray, topic: np.ndarray, n: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Pick ``n`` of the sections ``cell`` (indices), with per-topic counts by largest remainder.
+    """Pick ``n`` of the sections ``cell`` (indices), covering every topic the budget allows.
 
-    Returns the picked indices (sorted) and, for each topic present, its count.
+    With ``n`` at least the number of topics in the cell, every topic gets one section and the rest
+    is shared in proportion to the topics' remaining sizes (largest remainder), as the paper
+    samples "covering all topics"; with fewer, the largest topics get one each. Returns the
+    picked indices (sorted) and, for each topic present, its count.
     """
     strata, counts = np.unique(topic[cell], return_counts=True)
-    quota = largest_remainder(n, counts)
+    n = min(int(n), int(counts.sum()))
+    if n >= counts.size:
+        quota = 1 + largest_remainder(n - counts.size, counts - 1)
+    else:
+        quota = np.zeros_like(counts)
+        quota[np.lexsort((np.arange(counts.size), -counts))[:n]] = 1
     picked = [
         rng.choice(cell[topic[cell] == t], size=q, replace=False) for t, q in zip(strata, quota, strict=True) if q
     ]
