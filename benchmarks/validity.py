@@ -17,10 +17,11 @@ simpler rules, so a filter cannot pass its own exam:
   out, and the evidence it kept.
 
     python benchmarks/validity.py OUT [--json results/x.json] [--label NAME]
-    python benchmarks/validity.py --sample-manuals DEST [--n 40] [--seed 0]
+    python benchmarks/validity.py --sample-manuals DEST [--n 40] [--seed 0] [--exclude DIR]
 
 ``--sample-manuals`` copies a seeded sample of ``shared/corpora/manuals`` into DEST (the
-40-document sample the validity issue measures on).
+40-document sample the validity issue measures on); ``--exclude DIR`` leaves out the PDFs of
+DIR, for a held-out sample no rule was written from.
 """
 
 from __future__ import annotations
@@ -183,11 +184,12 @@ def _splits(out: Path) -> dict:
     return {"iterations": cells, "leakage": {k: v for k, v in leak.items() if k != "report"}}
 
 
-def sample_manuals(dest: Path, n: int, seed: int) -> list[str]:
+def sample_manuals(dest: Path, n: int, seed: int, exclude: Path | None = None) -> list[str]:
     src = SHARED / "corpora" / "manuals"
     if not src.is_dir():
         sys.exit(f"{src} not found")
-    names = sorted(p.name for p in src.glob("*.pdf"))
+    taken = {p.name for p in exclude.glob("*.pdf")} if exclude else set()
+    names = sorted(p.name for p in src.glob("*.pdf") if p.name not in taken)
     chosen = sorted(random.Random(seed).sample(names, n))
     dest.mkdir(parents=True, exist_ok=True)
     for name in chosen:
@@ -203,9 +205,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sample-manuals", type=Path, metavar="DEST")
     ap.add_argument("--n", type=int, default=40)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--exclude", type=Path, metavar="DIR", help="leave out the PDFs of DIR (a held-out sample)")
     args = ap.parse_args(argv)
     if args.sample_manuals:
-        chosen = sample_manuals(args.sample_manuals, args.n, args.seed)
+        chosen = sample_manuals(args.sample_manuals, args.n, args.seed, args.exclude)
         print(f"{len(chosen)} manuals copied to {args.sample_manuals}")
         return 0
     if args.out is None:

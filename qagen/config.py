@@ -158,6 +158,11 @@ class FoldsConfig(_Section):
     max_clusters: int = Field(
         6, ge=2, le=10, description="if no 2-cluster split meets min_fold_ratio, try splits of up to this many clusters"
     )
+    on_imbalance: Literal["warn", "error"] = Field(
+        "warn",
+        description="when no split meets min_fold_ratio: warn and keep the most balanced one (the build goes on), "
+        "or stop with an error",
+    )
 
 
 class LLMConfig(_Section):

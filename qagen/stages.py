@@ -304,6 +304,7 @@ def run_folds(ctx: StageContext) -> StageOutput:
         samples_per_fold=cfg.samples_per_fold,
         max_clusters=cfg.max_clusters,
         seed=ctx.config.seed,
+        on_imbalance="raise" if cfg.on_imbalance == "error" else "warn",
     )
     import warnings
 

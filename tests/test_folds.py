@@ -90,10 +90,25 @@ def test_min_fold_ratio_goes_beyond_two_clusters():
     paper = FoldBuilder(distance=["euclidean"]).fit(x, topics, units)
     assert paper.metrics_["small_fold_ratio"] == pytest.approx(0.1)
     balanced = FoldBuilder(distance=["euclidean"], min_fold_ratio=0.5).fit(x, topics, units)
-    assert balanced.metrics_["small_fold_ratio"] >= 0.5 and balanced.chosen_["n_clusters"] > 2
-    assert all(c["status"] == "rejected" for c in balanced.candidates_ if c["n_clusters"] == 2)
-    with pytest.raises(ValueError, match=r"min_fold_ratio=0.5 .*euclidean/single: ratio 0.100") as exc:
-        FoldBuilder(distance=["euclidean"], min_fold_ratio=0.5, max_clusters=2).fit(x, topics, units)
+    assert balanced.metrics_["small_fold_ratio"] >= 0.5 and balanced.warnings_ == []
+    paper_cuts = [c for c in balanced.candidates_ if c["n_clusters"] == 2 and c["linkage"] != "axis"]
+    assert paper_cuts and all(c["status"] == "rejected" for c in paper_cuts)
+    assert balanced.chosen_["n_clusters"] > 2 or balanced.chosen_["linkage"] == "axis"
+
+
+def test_no_split_meeting_the_ratio_keeps_the_most_balanced_and_warns():
+    # three topics of 40, 5 and 5 sections: no split reaches 0.9; the best is 10 vs 40
+    x = np.array([[0.0], [10.0], [20.0]]).repeat([40, 5, 5], axis=0)
+    topics = np.repeat([0, 1, 2], [40, 5, 5])
+    units = np.arange(50)
+    with pytest.warns(UserWarning, match="no split meets min_fold_ratio=0.9"):
+        fb = FoldBuilder(min_fold_ratio=0.9).fit(x, topics, units)
+    assert fb.metrics_["small_fold_ratio"] == pytest.approx(10 / 40)
+    assert fb.chosen_["reason"].startswith("below min_fold_ratio 0.9")
+    assert len(fb.warnings_) == 1 and "10 vs 40" in fb.warnings_[0]
+    assert set(fb.topic_folds_.values()) == {1, 2}
+    with pytest.raises(ValueError, match=r"min_fold_ratio=0.9 .*best ratio reached 0.250") as exc:
+        FoldBuilder(min_fold_ratio=0.9, on_imbalance="raise").fit(x, topics, units)
     assert "lower min_fold_ratio, raise max_clusters" in str(exc.value)
 
 

@@ -629,3 +629,51 @@ def test_a_stub_announcing_its_subsections_is_no_answer_to_its_heading() -> None
     )
     items = _items_for([("Escaped input", text)], "The chemformula package", ["long_form"])
     assert not [i for i in items if "escaped input" in i.question.lower()]
+
+
+# --- a held-out sample of 40 other manuals (issue 17, round 9) -----------------------------
+
+
+def test_implementation_parts_and_headings_repeated_in_a_document_give_no_heading_question() -> None:
+    texts = [
+        ("1 Usage", "Load the package with \\usepackage{mdwtab} and write tables as with the tabular environment."),
+        ("2 Templates", "A template is a named layout that a paragraph or a galley can be set with later on."),
+        ("Layout description & Comments", "The first template sets paragraphs flush left with a ragged right margin."),
+        ("Layout description & Comments", "The second template justifies every line and hyphenates long words."),
+        ("5 Implementation", "This part documents the code of the package for those who maintain it."),
+        ("5.1 Closing the group", "We close the group opened by \\@mkpream and reopen it after the preamble is read."),
+    ]
+    items = _items_for(texts, "The mdwtab package", ["long_form"])
+    asked = {i.source.section_ids[0]: i.question for i in items}
+    assert "d-4" not in asked and "d-5" not in asked, asked  # documented source code
+    assert not any("layout description" in q.lower() for q in asked.values()), asked
+
+
+def test_a_sentence_cut_before_its_display_is_no_answer() -> None:
+    text = (
+        "To set up a vector named x, say, consisting of five numbers, use the R command\n"
+        "x <- c(10.4, 5.6, 3.1, 6.4, 21.7)\n"
+        "This is an assignment statement using the function c() which takes any number of arguments."
+    )
+    items = _items_for([("Vectors and assignment", text)], "An Introduction to R", ["long_form"])
+    assert not [i for i in items if i.answer.rstrip().endswith("use the R command")]
+
+
+def test_figure_labels_in_a_sentence_give_no_cloze() -> None:
+    texts = [
+        ("Compressor", "The compressor \\pic il t ir l r ol b or 20 mm is drawn with its inlet on the left side."),
+        ("Breaks", "To end a column early, use the \\columnbreak command inside the environment."),
+        ("Balance", "The \\raggedcolumns command stops the last page's columns from being stretched."),
+        ("Gaps", "The gap between columns is set with \\setlength and the \\columnsep length."),
+        ("Rules", "A rule between columns is drawn when you change \\columnseprule with \\setlength first."),
+    ]
+    items = _items_for(texts, "The chemplants package", ["mcq"])
+    assert items and "d-0" not in {i.source.section_ids[0] for i in items}
+
+
+def test_internal_macros_and_run_together_headings() -> None:
+    from qagen.generate.phrasing import definition_questions
+
+    assert definition_questions("\\eqa@lastcol is a counter that holds the last column of the row.", "amsmath") == []
+    asked = heading_question("Mixed vector and array arithmetic. The recycling rule", "An Introduction to R")
+    assert asked and "arithmetic." not in asked[0] and "recycling rule" in asked[0]

@@ -89,5 +89,14 @@ def test_an_instruction_heading_or_a_byline_is_not_the_topic_of_a_factoid() -> N
 
     assert _topic("Get a Launchpad account", "Ubuntu Packaging Guide") == "the Ubuntu Packaging Guide"
     byline = "Frank Mittelbach Email: see top of the source file Printed October 2024"
-    assert _topic(byline, "The multicol package") == "the multicol package"
+    assert _topic(byline, "The multicol package") is None  # not a topic: no question names it
     assert _topic("Visiting hours", "Cardiology Outpatient Clinic") == "visiting hours"
+
+
+def test_an_address_in_a_code_example_or_without_a_subject_gives_no_factoid() -> None:
+    text = "Define it with \\urldef{\\myself}\\url{myself%node@gateway.net} and use \\myself in the text."
+    (entity,) = [e for e in extract_entities(text, ("email",), "US") if e.kind == "email"]
+    assert entity_question(text, entity, [entity], "Defining URLs", "The url package") is None
+    plain = "More information is available at https://www.example-project.org/docs for every user."
+    (url,) = [e for e in extract_entities(plain, ("url",), "US")]
+    assert entity_question(plain, url, [url], "", "") is None  # "about this service": about what?

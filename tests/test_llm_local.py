@@ -261,14 +261,16 @@ def test_local_build_generates_all_three_types_and_every_accepted_item_passes_ev
     out, manifest, _, _ = local_build
     items, rejected = _check_bookkeeping(out, manifest)
     # the 135M model writes all three types; since the self-contained, content-grounding and
-    # prompt-copy checks, its factoids and MCQs (copies of the prompt's example, questions that
-    # name nothing) are rejected, each with its reason, and long-form items get through
+    # prompt-copy checks, most of its output (copies of the prompt's example, questions that name
+    # nothing) is rejected, each with its reason. Whether any item gets through depends on which
+    # 8 sections were sampled (its output is near-random), so that is not asserted: every
+    # candidate is accepted or rejected with a reason, and every accepted one passes every filter.
     candidates = read_jsonl(out / "candidates.jsonl", Item)
     assert {it.type for it in candidates} == {"long_form", "factoid", "mcq"}
-    assert items and {it.type for it in items} <= {"long_form", "factoid", "mcq"}
-    for kind in {"factoid", "mcq"} - {it.type for it in items}:
+    assert {it.generator.backend for it in candidates} == {"llamacpp:SmolLM2-135M-Instruct.Q4_1"}
+    assert {it.type for it in items} <= {"long_form", "factoid", "mcq"}
+    for kind in {"long_form", "factoid", "mcq"} - {it.type for it in items}:
         assert any(r.type == kind and r.filter in FILTER_NAMES for r in rejected), kind
-    assert {it.generator.backend for it in items} == {"llamacpp:SmolLM2-135M-Instruct.Q4_1"}
     assert rejected, "a 135M model gets something wrong; its rejections must be recorded"
     # item-level filters again, from scratch: each accepted item passes each of them
     sections = {s.id: s for s in read_jsonl(out / "sections.jsonl", Section)}

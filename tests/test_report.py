@@ -401,3 +401,12 @@ def test_report_size_stays_small_for_10000_sections():
 
 def test_same_data_gives_the_same_page():
     assert render_report(make_data()) == render_report(make_data())
+
+
+def test_a_split_kept_below_the_fold_ratio_is_warned_in_the_report():
+    data = make_data()
+    note = "no split meets min_fold_ratio=0.3; kept the most balanced one found: fold 2 holds 0.120 of ..."
+    folds = {**data.folds, "warnings": [note, "fold 2 has a single page: its test part is empty"]}
+    view = fold_view(ReportData(folds=folds))
+    assert view["warnings"][0].startswith("No split meets min_fold_ratio=0.3")
+    assert not any("its test part is empty" in w for w in view["warnings"])  # said once, from the metrics

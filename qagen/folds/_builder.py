@@ -42,7 +42,10 @@ class FoldBuilder:
         samples_per_fold: Sections to sample per fold instead (not with ``samples_total``).
             With neither, every kept section is sampled.
         max_clusters: When no two-cluster candidate meets ``min_fold_ratio``, also try every split of
-            the dendrogram cut into 3..``max_clusters`` clusters (2 = paper behaviour only).
+            the dendrogram cut into 3..``max_clusters`` clusters (2 = paper behaviour only), and every
+            cut of the topics along their centroids' main axis.
+        on_imbalance: When still nothing meets ``min_fold_ratio``: ``"warn"`` keeps the most balanced
+            split found and says so in ``warnings_``; ``"raise"`` raises ValueError.
         seed: Seed for the validation/test split and the sample; same inputs and seed, same result.
 
     Attributes:
@@ -73,6 +76,7 @@ class FoldBuilder:
         samples_per_fold: int | None = None,
         max_clusters: int = 6,
         seed: int | None = 0,
+        on_imbalance: Literal["warn", "raise"] = "warn",
     ) -> None:
         self.n_folds = n_folds
         self.distance = distance
@@ -84,12 +88,13 @@ class FoldBuilder:
         self.samples_per_fold = samples_per_fold
         self.max_clusters = max_clusters
         self.seed = seed
+        self.on_imbalance = on_imbalance
         self._distances, self._linkages = _checks.check_params(self.get_params())
 
     def get_params(self) -> dict[str, Any]:
         """The constructor parameters, as given."""
         names = ("n_folds", "distance", "linkage", "unit", "test_size", "min_fold_ratio")
-        names += ("samples_total", "samples_per_fold", "max_clusters", "seed")
+        names += ("samples_total", "samples_per_fold", "max_clusters", "seed", "on_imbalance")
         return {k: getattr(self, k) for k in names}
 
     def __repr__(self) -> str:
@@ -113,13 +118,23 @@ class FoldBuilder:
             self, fitted.
 
         Raises:
-            ValueError: On malformed inputs, fewer than 2 non-outlier topics, or when no candidate
+            ValueError: On malformed inputs, fewer than 2 non-outlier topics, when every split leaves a
+                fold empty (every unit mixed), or, with ``on_imbalance="raise"``, when no candidate
                 meets ``min_fold_ratio`` (the message lists what was tried; ``candidates_`` is set).
         """
         self._reset()
         data, doc_codes = self._prepare(embeddings, topics, units, docs)
         cands = _candidates.candidates(data, self._distances, self._linkages, self.min_fold_ratio, self.max_clusters)
         chosen = _candidates.choose(cands)
+        if chosen is None and self.on_imbalance == "warn":
+            chosen = _candidates.best_effort(cands, self.min_fold_ratio)
+            if chosen is not None:
+                self._warn(
+                    f"no split meets min_fold_ratio={self.min_fold_ratio:g}; kept the most balanced one found: "
+                    f"fold 2 holds {chosen.ratio:.3f} of fold 1's kept sections ({chosen.sections[1]} vs "
+                    f"{chosen.sections[0]}, {chosen.distance}/{chosen.linkage}, {chosen.n_clusters} clusters). "
+                    "Its rates rest on few questions; raise max_clusters, use unit='page', or lower min_fold_ratio"
+                )
         self.candidates_ = [c.row() for c in cands]
         if chosen is None:
             raise ValueError(_candidates.no_candidate_message(cands, self.min_fold_ratio, self.max_clusters))
@@ -220,7 +235,7 @@ class FoldBuilder:
         self.unit_folds_ = {ids[u]: int(fold_of_unit[u]) for u in np.flatnonzero(fold_of_unit)}
         self.unit_splits_ = {ids[u]: str(unit_split[u]) for u in np.flatnonzero(fold_of_unit)}
         self.conflict_units_ = [ids[u] for u in np.flatnonzero(conflict_units)]
-        self.chosen_ = {k: v for k, v in chosen.row().items() if k not in ("status", "reason")}
+        self.chosen_ = {k: v for k, v in chosen.row().items() if k != "status" and (k != "reason" or v)}
 
     def to_records(self, section_ids: Sequence[str]) -> list[FoldAssignment]:
         """The fitted assignment as :class:`qagen.records.FoldAssignment` records, in section order."""

@@ -148,6 +148,11 @@ def candidates(
     if any(c.status == "ok" for c in out):
         return out
     seen = {_key(c.fold_of_topic) for c in out if c.status != "skipped"}
+    for side in axis_sweep(data):  # balanced splits along the topics' main direction
+        key = _key(np.where(side, 1, 2))
+        if key not in seen:
+            seen.add(key)
+            out.append(_judge(evaluate(data, side, (len(out), "euclidean", "axis", 2)), min_ratio))
     for n in range(3, min(max_clusters, data.centroids.shape[0]) + 1):
         for (d, k), tree in trees.items():
             labels = cut_tree(tree, n_clusters=n).ravel()
@@ -160,6 +165,38 @@ def candidates(
                 seen.add(key)
                 out.append(_judge(evaluate(data, side, (len(out), d, k, n)), min_ratio))
     return out
+
+
+def axis_sweep(data: Data) -> list[np.ndarray]:
+    """Splits of the topics at every cut along their centroids' main axis (first principal component,
+    weighted by topic size), smallest cut first: far-apart halves of the corpus whatever their balance,
+    where a dendrogram cut only ever isolates the odd topic out."""
+    n_topics = data.centroids.shape[0]
+    if n_topics < 2:
+        return []
+    weight = np.bincount(data.topic[data.topic >= 0], minlength=n_topics).astype(float)
+    mean = (data.centroids * weight[:, None]).sum(axis=0) / max(weight.sum(), 1.0)
+    centred = (data.centroids - mean) * np.sqrt(weight)[:, None]
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    order = np.argsort((data.centroids - mean) @ vt[0], kind="stable")
+    sides = []
+    for k in range(1, n_topics):
+        side = np.zeros(n_topics, dtype=bool)
+        side[order[:k]] = True
+        sides.append(side)
+    return sides
+
+
+def best_effort(cands: list[Candidate], min_ratio: float) -> Candidate | None:
+    """When no candidate meets ``min_ratio``: the most balanced one with two non-empty folds
+    (ties: better score, then the earlier candidate), marked as chosen below the ratio."""
+    usable = [c for c in cands if c.status == "rejected" and c.sections[1] > 0]
+    if not usable:
+        return None
+    best = max(usable, key=lambda c: (_sig(c.ratio), _sig(c.score), -c.id))
+    best.status = "chosen"
+    best.reason = f"below min_fold_ratio {min_ratio:g}: the most balanced split found"
+    return best
 
 
 def _key(fold_of_topic: np.ndarray) -> bytes:
@@ -195,7 +232,7 @@ def no_candidate_message(cands: list[Candidate], min_ratio: float, max_clusters:
         f"after removing mixed units); tried {len(paper)} two-cluster candidates [{'; '.join(lines)}]"
     )
     if extra:
-        msg += f" and {extra} splits of up to {max_clusters} clusters"
+        msg += f" and {extra} splits of up to {max_clusters} clusters or along the topics' main axis"
     if best is not None:
         msg += f"; best ratio reached {best.ratio:.3f} ({best.distance}/{best.linkage}, {best.n_clusters} clusters)"
     return msg + "; lower min_fold_ratio, raise max_clusters, or use unit='page'"

@@ -66,6 +66,8 @@ def check_params(p: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     mc = p["max_clusters"]
     if not _is_int(mc) or not 2 <= mc <= MAX_CLUSTERS_CAP:
         raise ValueError(f"max_clusters must be an integer in [2, {MAX_CLUSTERS_CAP}]; got {mc!r}")
+    if p.get("on_imbalance", "warn") not in ("warn", "raise"):
+        raise ValueError(f"on_imbalance must be 'warn' or 'raise'; got {p['on_imbalance']!r}")
     seed = p["seed"]
     if seed is not None and (not _is_int(seed) or seed < 0):
         raise ValueError(f"seed must be a non-negative integer or None; got {seed!r}")

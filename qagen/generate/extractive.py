@@ -22,10 +22,12 @@ Deterministic: the same context gives the same items, in the same order.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import unicodedata
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Iterable
 
 from qagen.generate.context import GenerationContext, item_id
 from qagen.generate.entities import Entity, extract_entities
@@ -104,11 +106,17 @@ def generate_extractive(ctx: GenerationContext) -> list[Item]:
     """
     types = ctx.config.types
     pools = _TermPools(ctx) if "mcq" in types else None
+    internals = _implementation_sections(ctx.sections.values())
+    repeated = _repeated_headings(ctx.sections.values())
     items: list[Item] = []
     for sid in ctx.sampled:
         section = ctx.sections[sid]
-        if not section.text.strip():
-            continue
+        if not section.text.strip() or sid in internals:
+            continue  # documented source code ("5 Implementation", "5.3 The output routines"): no user asks
+        if (section.doc_id, _heading_key(section.heading)) in repeated:
+            # "Layout description & Comments" heads a section of every template: which one would the
+            # question be about? Its questions name the document, not the heading.
+            section = dataclasses.replace(section, heading="")
         if "long_form" in types:
             items += _long_form(ctx, section)
         if "factoid" in types:
@@ -116,6 +124,44 @@ def generate_extractive(ctx: GenerationContext) -> list[Item]:
         if pools is not None and ctx.config.mcq_per_section > 0:
             items += _mcqs(ctx, section, pools)
     return list({item.id: item for item in items}.values())
+
+
+_INTERNALS = re.compile(
+    r"^(?:implementation|the implementation|the code|code|the source code|macro code|the macros|internals)$",
+    re.IGNORECASE,
+)
+
+
+def _heading_key(heading: str) -> str:
+    return clean_heading(last_heading(heading)).casefold()
+
+
+def _repeated_headings(sections: Iterable[Section]) -> set[tuple[str, str]]:
+    """(document, heading) pairs whose heading text heads more than one section of the document."""
+    counts = Counter((s.doc_id, _heading_key(s.heading)) for s in sections)
+    return {key for key, n in counts.items() if n > 1 and key[1]}
+
+
+def _implementation_sections(sections: Iterable[Section]) -> set[str]:
+    """Sections under an "Implementation" part of a documented-source manual (.dtx): its numbered
+    subsections ("5 Implementation" -> "5.3 ..."), or, unnumbered, everything after it when it
+    starts in the last half of the document."""
+    by_doc: dict[str, list[Section]] = defaultdict(list)
+    for s in sections:
+        by_doc[s.doc_id].append(s)
+    out: set[str] = set()
+    for doc in by_doc.values():
+        doc.sort(key=lambda s: s.order)
+        for i, s in enumerate(doc):
+            heading = last_heading(s.heading)
+            if not _INTERNALS.match(clean_heading(heading)):
+                continue
+            number = re.match(r"^\s*(\d+)\.?\s", heading)
+            if number:
+                out |= {t.id for t in doc[i:] if re.match(rf"^\s*{number.group(1)}(?:\.\d+)*\.?\s", t.heading)}
+            elif i >= len(doc) / 2:
+                out |= {t.id for t in doc[i:]}
+    return out
 
 
 def _item(ctx: GenerationContext, kind: ItemType, section: Section, question: str, answer: str, **extra) -> Item:
@@ -164,6 +210,8 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
             asked_here += definition_questions(unit.text, subject)
             for question, score in asked_here:
                 answer = _sentence_answer(body, unit)
+                if not re.search(r"[.!?)\"”’]$|\n- [^\n]+$", answer.strip()):
+                    continue  # "... by assigning" / "... use the R command": cut before a display or code
                 if not _POINTS_ELSEWHERE.search(answer) and not _LISTING.search(answer):
                     candidates.append((float(score), unit.index, question, answer))
     kept: list[set[str]] = []
@@ -371,7 +419,7 @@ def _mcqs(ctx: GenerationContext, section: Section, pools: _TermPools) -> list[I
     section_terms = pools.terms(section.id)
     in_section = {t.text for t in section_terms}
     items: list[Item] = []
-    for unit, term in _cloze_targets(section, section_terms):
+    for unit, term in _cloze_targets(section, section_terms, language):
         rng = random.Random(f"{ctx.seed}:mcq:{section.id}:{unit.index}:{term.text}")
         distractors, origin = pick_distractors(
             term,
@@ -413,7 +461,8 @@ _PRONOUN_START = re.compile(r"^(?:they|it|these|this|those|he|she|its|their|such
 # A sentence that leans on text around it: a connective start, a pointer, a document-internal reference.
 _NEEDS_CONTEXT = re.compile(
     r"^(?:but|and|or|so|also|then|thus|hence|therefore|otherwise|instead|however|moreover|finally|now|here|"
-    r"in addition|furthermore|similarly|likewise)\b|\b(?:next|previous|following|last) (?:section|chapter)\b"
+    r"in addition|furthermore|similarly|likewise|suppose|imagine|assume|consider|let us|let's)\b"
+    r"|\b(?:next|previous|following|last) (?:section|chapter)\b"
     r"|\b(?:this|these|those|such|above|below|following|previous|here|it)\b"
     r"|\b(?:table|figure|fig\.|page|section|chapter|example|line|equation)\s*\(?\d"
     # "the example after that", "yields (4-g-ii)", "the ones that ...", "[llength][rrotate]"
@@ -425,8 +474,12 @@ _DEBRIS = re.compile(r"\d{4}/\d{2}/\d{2}|\s\|\s|[∂∑∏∫√∞≤≥≠≈�
 _KIND_ORDER = ["money", "duration", "time", "quantity", "percent", "phone", "email", "url", "command"]
 
 
-def _cloze_targets(section: Section, section_terms: list[Term]) -> list[tuple[Unit, Term]]:
-    """One salient term per sentence or bullet, best kinds first, sentences in reading order."""
+def _cloze_targets(section: Section, section_terms: list[Term], language: str = "en") -> list[tuple[Unit, Term]]:
+    """One salient term per sentence or bullet, best kinds first, sentences in reading order.
+
+    The checks for margin notes and figure labels read English function words: other languages skip them.
+    """
+    english = language == "en"
     targets: list[tuple[int, int, Unit, Term]] = []
     heading = clean_heading(last_heading(section.heading))
     if heading and (not topic_heading(heading) or skipped_heading(heading)):
@@ -449,7 +502,7 @@ def _cloze_targets(section: Section, section_terms: list[Term]) -> list[tuple[Un
             continue  # a syntax line ("=⇒") or a line-end hyphen the PDF left ("exam- ple")
         if re.search(r"\s(?:\d{1,2}|[A-Z])\.$", unit.text):
             continue  # cut at a date or an initial ("Zivilgesetzbuch vom 10.")
-        if re.match(r"\\[A-Za-z@]+(?: (?:instead|and|or|of|to|for|with|in|on|at|by|as|than)\b|,)", unit.text):
+        if re.match(r"\\[A-Za-z@]+\d*(?: (?:instead|and|or|of|to|for|with|in|on|at|by|as|than)\b|,)", unit.text):
             continue  # "\inserttext instead of #1 for ...": the tail of a sentence that began before
         if unit.text.count("{") != unit.text.count("}") or re.match(
             r"[A-Z][a-z]+[^s\W]s (?:the|a|an|all|its|their|whether|how|lists)\b", unit.text
@@ -459,7 +512,17 @@ def _cloze_targets(section: Section, section_terms: list[Term]) -> list[tuple[Un
             continue  # a listing's line number ("With \cmpd{d} 3 the label"), a syntax placeholder, math
         if re.match(r"\\[A-Za-z@]+ (?:In|The|A|An|This|If|When|For|To|It|We|You|See|Note)\b", unit.text):
             continue  # a margin note spliced in front of the sentence ("\adots In AMS-LaTeX there is ...")
-        terms = [t for t in terms if not _spliced(unit.text, t.text)]
+        if english and any(_spliced(unit.text, name) for name in re.findall(r"\\[A-Za-z@]+", unit.text)):
+            continue  # a margin note inside the sentence: the sentence is not the document's
+        if english and re.search(r"(?:^|\s)[b-hj-z](?=[\s.,;]|$)", unit.text):
+            continue  # "The dash between 4 and g": an example's number and letter the asker never saw
+        tokens = re.findall(r"[^\W\d_]+", unit.text)
+        odd = sum(len(t) <= 2 and t.lower() not in _SHORT_WORDS for t in tokens)
+        if english and len(tokens) >= 6 and odd * 4 > len(tokens):
+            continue  # figure labels read into the text ("il t ir l r ol b or 20 mm")
+        if re.search(r"\b(\w{4,}) \1\b", unit.text):
+            continue  # "drawdiamondbox drawdiamondbox(j, len, ...)": a syntax line beside its margin label
+        terms = [t for t in terms if t.text not in _PLACEHOLDER_NAMES]
         if re.match(r"\\[A-Za-z@]+ [A-Z]", unit.text):
             terms = [t for t in terms if not unit.text.startswith(t.text)]  # "\glt I invited Fred": markup, not prose
         if len(re.findall(r"\\[A-Za-z@]+", unit.text)) >= 3:
@@ -480,7 +543,16 @@ _BEFORE_NAME = _wordset(
     "place say said means mean not also only just"
 )
 _PRONOUNS_BEFORE = _wordset("i you we they he she it")
-_AFTER_SPLICE = _wordset("of can will should must may might could would")
+_SHORT_WORDS = _wordset("a an as at be by do go he i if in is it me my no of on or so to up us we am")
+# Words that can follow a command name in prose ("\\foo command", "\\foo takes", "\\foo and \\bar").
+_AFTER_NAME = _wordset(
+    "command commands macro macros environment environments option options key keys length counter is are was "
+    "were can will may must should could would takes take does do has have gives produces prints typesets sets "
+    "and or with in for to which that instead as then inside within at by on from after before if when but so "
+    "not also only first itself"
+)
+# Placeholders a manual uses for "any command": never an answer.
+_PLACEHOLDER_NAMES = _wordset("\\command \\macro \\foo \\bar \\baz \\cs \\name \\mycommand \\mymacro \\something")
 
 
 def _spliced(text: str, term: str) -> bool:
@@ -498,9 +570,12 @@ def _spliced(text: str, term: str) -> bool:
     nxt = after[0].lower() if after else ""
     if prev in _PRONOUNS_BEFORE:
         return True
-    if at == 0 and nxt in (",", "<"):
+    if at == 0 and nxt in (",", "<", "("):
         return True  # "\\bblastx, as found in the expex package.": the tail of a list
-    return nxt in _AFTER_SPLICE and prev.isalpha() and prev not in _BEFORE_NAME
+    # between two words of running text that no command name fits ("a number \\markup of simple",
+    # "simple but \\markup commonly required", "to be \\noclear... cleared")
+    words = prev.isalpha() and nxt.isalpha() and nxt.islower()
+    return words and prev not in _BEFORE_NAME and nxt not in _AFTER_NAME
 
 
 def _clozable(text: str, term: str) -> bool:

@@ -84,7 +84,8 @@ _ACTION = re.compile(
     re.IGNORECASE,
 )
 _NOT_PLACE = re.compile(
-    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|daily|weekdays?|toll|free|hours?|open|"
+    r"\b(?:see|note|figure|table|section|chapter|page|example|appendix|copyright|license|licence|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|daily|weekdays?|toll|free|hours?|open|"
     r"january|february|march|april|may|june|july|august|september|october|november|december)\b",
     re.IGNORECASE,
 )
@@ -224,6 +225,13 @@ _ORGANISATION = re.compile(
     r"foundation|corporation|inc|ltd|gmbh|department|faculty)\b",
     re.IGNORECASE,
 )
+# A sentence that offers an address as a place to read more.
+_INFO_CUE = re.compile(
+    r"\b(?:more (?:information|details|about)|further information|information (?:about|on)|documentation|"
+    r"details (?:about|on|can be found)|home ?page|web ?site|available (?:at|from|on)|can be found|described (?:at|on)|"
+    r"explained (?:at|on)|read more|learn more|see (?:also )?(?:the )?(?:page|site|http|www))",
+    re.IGNORECASE,
+)
 _DEBRIS = re.compile(r"\s=\s|\(\d{1,3}\)\s*\S+\.\w{2,}$|\d{4}/\d{2}/\d{2}\s*\|")
 # Reserved example domains (RFC 2606, RFC 6761): "packager@example.com" in a sample changelog is nobody's.
 # (A subdomain such as lindenhof.example.org stands for an organisation's own domain: kept.)
@@ -297,14 +305,20 @@ def entity_question(
         return None  # "Robertson Feedback": a name run into the next line's label
     template = _TEMPLATES[(entity.kind, mode)] if (entity.kind, mode) in _TEMPLATES else _TEMPLATES[(entity.kind, None)]
     topic = _topic(heading, title)
-    if topic is None and "{topic}" in template:
-        return None
+    if (topic is None or topic == "this service") and "{topic}" in template:
+        return None  # "Which website has information about this service?": about what, the asker cannot tell
     if entity.kind == "email" and re.search(r"(?:^|[\s<(\[])[a-z] $", text[: entity.start][-3:]):
         return None  # "c thiersch@...": an underscore the PDF drew as a line split the address
     if entity.kind == "url" and re.match(r"(?:ftp://|ftp\.)", entity.text, re.IGNORECASE):
         return None  # an FTP host is no "website"
     if mode is None and re.match(r"(?:it|this|they|these|that)\b", sentence, re.IGNORECASE):
         return None  # "It's what ReportLab staff use ... on reportlab.com": what "it" is, the asker never saw
+    if re.search(r"\\[A-Za-z@]{2,}", line):
+        return None  # an address in a code example ("\\urldef{\\myself}\\url{myself%node@gateway.net}")
+    if mode is None and entity.kind == "url" and not _INFO_CUE.search(sentence):
+        # "Results and logs can be seen on http://ci.debian.net", "Bug reports can be opened at ...": what the
+        # address is for is in the sentence, not "information about" the section or document
+        return None
     if mode is None and re.match(r"[a-z]", line):
         return None  # "on ctan as pgf: http://...": a footnote's continuation, not a statement about the section
     if mode is None and _DEBRIS.search(sentence):

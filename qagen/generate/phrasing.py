@@ -75,7 +75,7 @@ _E_VERBS = _wordset(
     "place produce pursue release rinse rule shape size tune vote wipe breathe bathe live believe achieve "
     "argue assume cause cease charge invite judge license lose notice pause phone pose pressure queue "
     "revoke scale trade wake excuse feature subscribe upgrade welcome ensure cure descale code decode encode "
-    "encode type typeset determine"
+    "encode type typeset determine rename define redefine"
 )
 # A gerund followed by one of these is an adjective: "Opening hours", "Parking garage".
 _GERUND_ADJ_NOUNS = _wordset(
@@ -248,6 +248,7 @@ def heading_question(heading: str, title: str, language: str = "en", body: str |
     """
     heading = clean_heading(heading)
     heading = re.sub(r"\s+", " ", heading).strip().rstrip(".:")
+    heading = re.split(r"\.\s+(?=[A-Z])", heading)[-1]  # "Mixed arithmetic. The recycling rule": two headings
     if ":" in heading and not heading.endswith("?"):  # "Shrinking and growing: the scale operation"
         head, tail = (part.strip() for part in heading.split(":", 1))
         heading = tail if len(tail.split()) >= 2 else head
@@ -348,6 +349,10 @@ _NOT_A_NAME = re.compile(
     # "the issue", "the fix", "the full name": a noun that points back into text the asker never saw
     r"|(?i:\bthe (?:full )?(?:issue|problem|fix|solution|rationale|idea|answer|result|rest|details|basics|trick|"
     r"reason|point|patch|bug|name|example|remedy|workaround)s?$)"
+    # a syntax placeholder ("IUPAC<formula or name>"), a title-page byline ("... Email: see top of the
+    # source file Printed October 31, 2022"), a changelog line ("Option 'pdfnewwindow' changed")
+    r"|<[^>]*>|⟨|(?i:\be-?mail\b|\bprinted\b)|\b(?:19|20)\d\d\b"
+    r"|(?i:\s(?:changed|added|removed|fixed|deprecated|renamed|updated|dropped)$)"
 )
 
 # Nouns naming something one does: "Installation" -> "How do I install the multicol package?"
@@ -600,7 +605,7 @@ def sentence_questions(sentence: str) -> list[tuple[str, int]]:
         vague = (len(cond.split()) <= 6 and re.search(r"\b(?:the|it|this|that|them)(?: \w+)?$", cond)) or re.search(
             r"\b(?:it|this|that|them|these|those)$|—", cond
         )  # "... don't like that", "if I—or rather the journal—...": about what the asker never saw
-        if vague or _OPEN_END.search(cond):
+        if vague or _OPEN_END.search(cond) or re.search(r"\b(?:then|do)$|\bdo then\b", cond):
             pass  # "if I want the subject" (which subject?), "if I want a jacobian in" (cut at ", say,")
         elif wish and not _IDLE_PURPOSE.match(wish.group(1)):
             out.append((f"How do I {wish.group(1)}?", 4))
@@ -666,17 +671,21 @@ _RESTRICTIVE = r"(?:,|\bwhich\b|\bthat\b|\bwho\b)"
 _DOCUMENT_NOUNS = _wordset("document manual guide handbook documentation definition reference tutorial book")
 
 
-def _same_kind(noun: str, subject: str) -> bool:
+def _same_kind(noun: str, subject: str, definite: bool = False) -> bool:
     """Whether "this NOUN" can be ``subject``: the same noun, or a software noun for a name ("MFPIC", "hyperref").
 
     A subject that is a document ("the Ubuntu Packaging Guide") is never "this package" or "this application":
-    there the words point at something the document describes.
+    there the words point at something the document describes. "The package" (``definite``) in a long
+    document is often one of the packages it describes ("The package provides several Renderers" in
+    ReportLab's guide), so it counts only when the subject is a package; "the router" is the product.
     """
     words = re.findall(r"[\w-]+", subject.casefold())
     if not words:
         return False
     if noun in words:
         return True
+    if definite and noun in ("package", "module", "library", "class"):
+        return False
     return words[-1] not in _DOCUMENT_NOUNS and noun not in _DOCUMENT_NOUNS
 
 
@@ -690,8 +699,8 @@ def definition_questions(sentence: str, subject: str) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     if len(s.split()) < 6 or len(s.split()) > 60:
         return out
-    m = re.match(rf"^(?:The|This|Our|Your) ({_SELF_NOUNS}) ([a-z]+s)\b(.*)$", s)
-    if m and subject and not _same_kind(m.group(1), subject):
+    m = re.match(rf"^(The|This|Our|Your) ({_SELF_NOUNS}) ([a-z]+s)\b(.*)$", s)
+    if m and subject and not _same_kind(m.group(2), subject, definite=m.group(1) == "The"):
         m = None  # "This application uses autoconf" in the Ubuntu Packaging Guide: an example's application
     if m and subject:
         m = re.match(rf"^(?:The|This|Our|Your) (?:{_SELF_NOUNS}) ([a-z]+s)\b(.*)$", s)
@@ -700,6 +709,8 @@ def definition_questions(sentence: str, subject: str) -> list[tuple[str, int]]:
             out.append((f"What does {subject} {_DEF_VERBS[verb]}?", 4))
         elif verb in _LET_VERBS and rest:
             out.append((f"What does {subject} let me do?", 4))
+    if re.match(r"^(?:The )?\\[A-Za-z]*@", s):
+        return out  # "\\eqa@lastcol ...": an internal macro of the implementation, not for users
     m = re.match(rf"^(?:The )?{_NAME} (?:command |macro |option |environment |key |package )?is (?:a|an|the) (.+)$", s)
     if m and not re.match(_RESTRICTIVE, m.group(2)):
         out.append((with_subject(f"What is {m.group(1)}?", subject), 4))

@@ -29,7 +29,7 @@ _NUMBERING = re.compile(
 _LOWER_LETTER = re.compile(r"^[a-z]\s+(?=[A-Z])")  # "f Standard user junction definitions"
 _APPENDIX_LETTER = re.compile(r"^[B-HJ-Z]\s+(?=[A-Z][a-z])")  # "B Examples" (not "A Note", "I Want")
 _PART_SUFFIX = re.compile(r"\s*\(\d+\s*/\s*\d+\)\s*$")  # "Rendering figures (1/2)": a long section cut in parts
-_FOOTNOTE_MARKS = re.compile(r"\s*[∗*†‡¶]+\s*|(?<=[a-z])\d+$")
+_FOOTNOTE_MARKS = re.compile(r"\s*[∗*†‡¶]+\s*|(?<=[a-z])\d+$|\s*\(\d+/\d+\)")  # "(1/75)": a page counter
 _VERSION_TAIL = re.compile(
     r"(?:[,;]?\s+(?:version|versie|vers\.|v\.?)\s*\d[\w.\-/]*.*$)"  # ", Version 2.08, 2014/07/11", " v1.0"
     r"|(?:[,;]?\s+(?:19|20)\d\d[/\-.]\d\d?(?:[/\-.]\d\d?)?.*$)",  # a trailing date

@@ -160,9 +160,12 @@ def fold_view(data: ReportData) -> dict[str, Any] | None:
         cell["languages"] = (
             ", ".join(f"{k} {v}" for k, v in found.items()) if len(languages_seen(languages)) > 1 else ""
         )
-    warnings = [str(w) for w in data.folds.get("language_warnings") or []]
+    builder_warnings = [str(w) for w in data.folds.get("warnings") or []]
+    # the fold builder's own notes (imbalance kept, a fold without samples); an empty test part is said below
+    warnings = [w[:1].upper() + w[1:] for w in builder_warnings if "its test part is empty" not in w]
+    warnings += [str(w) for w in data.folds.get("language_warnings") or []]
     ratio = m.get("small_fold_ratio")
-    if isinstance(ratio, int | float) and ratio < 0.1:
+    if isinstance(ratio, int | float) and ratio < 0.1 and not any("min_fold_ratio" in w for w in builder_warnings):
         warnings.append(
             f"The folds are unbalanced: fold 2 holds {100 * ratio:.1f}% as many sections as fold 1. "
             "Consider folds.min_fold_ratio or another folds.distance/linkage."
