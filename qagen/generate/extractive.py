@@ -508,8 +508,8 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
             r"[A-Z][a-z]+[^s\W]s (?:the|a|an|all|its|their|whether|how|lists)\b", unit.text
         ):
             continue  # code cut mid-group ("= {700, } }"); a table cell with no subject ("Changes the font of ...")
-        if re.search(r"[}\]] ?\d{1,4} [a-z]|<[a-z][\w -]*>|\$", unit.text):
-            continue  # a listing's line number ("With \cmpd{d} 3 the label"), a syntax placeholder, math
+        if re.search(r"[}\]] ?\d{1,4} [a-z]|<[a-z][\w -]*>|\$|\{[^{}]*=", unit.text):
+            continue  # a listing's line number ("With \cmpd{d} 3 the label"), a placeholder, math, key=value code
         if re.match(r"\\[A-Za-z@]+ (?:In|The|A|An|This|If|When|For|To|It|We|You|See|Note)\b", unit.text):
             continue  # a margin note spliced in front of the sentence ("\adots In AMS-LaTeX there is ...")
         if english and any(_spliced(unit.text, name) for name in re.findall(r"\\[A-Za-z@]+", unit.text)):

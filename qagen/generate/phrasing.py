@@ -336,7 +336,7 @@ _NOT_A_TOPIC = re.compile(
     r"(?i:^(?:changes (?:in|since|for) )?(?:version|release|v)\s*\d|\bversion\s+\d+\.\d)|"
     r"\s(?:is|are|was|were|has|have)\s|^[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+|[,;]$"
     r"|(?i:^(?:from|to|of|on|in|at|by|with|and|or|but|the)\s+(?:version|v\d|[a-z]+\s+(?:to|and)\b))"
-    r"|(?i:\b(?:table|figure|fig\.)\s*\d)",
+    r"|(?i:\b(?:table|figure|fig\.|algorithm|listing|example|exercise)\s*\d)",
 )
 
 # A heading that is a phrase about something unnamed ("Some details for the interested", "A few
