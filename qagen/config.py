@@ -140,8 +140,10 @@ class FoldsConfig(_Section):
     linkage: list[Literal["single", "complete", "average", "ward"]] | Literal["auto"] = Field(
         "auto", description="linkages tried: auto (all four) or a list; ward pairs with euclidean only"
     )
-    unit: Literal["page", "document"] = Field(
-        "page", description="what never straddles two folds or splits: an emulated page or a whole document"
+    unit: Literal["page", "document", "auto"] = Field(
+        "auto",
+        description="what never straddles two folds or splits: an emulated page, a whole document, or auto "
+        "(whole documents when they keep at least half of the sections, else pages)",
     )
     test_size: float = Field(0.2, gt=0, lt=1, description="share of each fold's kept sections (by unit) in test")
     min_fold_ratio: float = Field(

@@ -275,6 +275,31 @@ def _unit_ids(sections: list[Section], pages: list[Any], unit: str) -> list[str]
     return [page_of[s.id] for s in sections]
 
 
+# With unit=auto, whole documents are the unit when they keep at least this share of the sections.
+AUTO_DOCUMENT_VALID_PCT = 50.0
+
+
+def _auto_unit(fit: Any) -> tuple[Any, str]:
+    """Whole documents when they can be kept apart (the paper's leaflets), else emulated pages (manuals).
+
+    Per document, a document whose sections fall in both folds' topics is dropped whole: fine for
+    many short single-topic documents, ruinous for a few long manuals that cover every topic.
+    """
+    try:
+        by_doc = fit("document")
+    except ValueError:
+        by_doc = None
+    if by_doc is not None:
+        valid = by_doc.metrics_["valid_sections_pct"]
+        below = by_doc.chosen_.get("reason")
+        if valid >= AUTO_DOCUMENT_VALID_PCT and not below:
+            return by_doc, f"auto: whole documents keep {valid:.0f}% of the sections"
+        why = "no balanced split" if below else f"whole documents would keep {valid:.0f}% of the sections"
+    else:
+        why = "every split by document leaves a fold empty"
+    return fit("page"), f"auto: per page, as {why} (documents need {AUTO_DOCUMENT_VALID_PCT:.0f}%)"
+
+
 def _folds_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
     return {"source_kinds": list(config.generate.source_kinds)}
 
@@ -286,44 +311,50 @@ def run_folds(ctx: StageContext) -> StageOutput:
     sections: list[Section] = ctx.inputs["sections.jsonl"]
     topics = ctx.inputs["topics.json"]
     labels = [topics["section_topics"][s.id] for s in sections]
-    units = _unit_ids(sections, ctx.inputs["pages.jsonl"], cfg.unit)
     kinds = ctx.config.generate.source_kinds
     eligible = [s.kind in kinds for s in sections]
     left_out = Counter(s.kind for s in sections if s.kind not in kinds)
     if left_out:
         shown = ", ".join(f"{n} {k}" for k, n in left_out.most_common())
         ctx.log(f"folds: sampling {', '.join(kinds)} sections only; not sampled: {shown} (generate.source_kinds)")
-    builder = FoldBuilder(
-        n_folds=cfg.n_folds,
-        distance=cfg.distance,
-        linkage=cfg.linkage,
-        unit=cfg.unit,
-        test_size=cfg.test_size,
-        min_fold_ratio=cfg.min_fold_ratio,
-        samples_total=None if cfg.samples_per_fold else cfg.samples_total,
-        samples_per_fold=cfg.samples_per_fold,
-        max_clusters=cfg.max_clusters,
-        seed=ctx.config.seed,
-        on_imbalance="raise" if cfg.on_imbalance == "error" else "warn",
-    )
     import warnings
 
     import numpy as np
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # the same warnings are logged from builder.warnings_
-        try:
+    def fit(unit: str) -> Any:
+        builder = FoldBuilder(
+            n_folds=cfg.n_folds,
+            distance=cfg.distance,
+            linkage=cfg.linkage,
+            unit=unit,
+            test_size=cfg.test_size,
+            min_fold_ratio=cfg.min_fold_ratio,
+            samples_total=None if cfg.samples_per_fold else cfg.samples_total,
+            samples_per_fold=cfg.samples_per_fold,
+            max_clusters=cfg.max_clusters,
+            seed=ctx.config.seed,
+            on_imbalance="raise" if cfg.on_imbalance == "error" else "warn",
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # the same warnings are logged from builder.warnings_
             builder.fit(
                 ctx.inputs["reduced.npy"],
                 np.asarray(labels),
-                np.asarray(units),
+                np.asarray(_unit_ids(sections, ctx.inputs["pages.jsonl"], unit)),
                 docs=[s.doc_id for s in sections],
                 eligible=np.asarray(eligible, dtype=bool),
             )
-        except ValueError as exc:  # no qualifying partition, too few topics: the user's next step is in it
-            raise BuildError(
-                f"folds: {exc} (config keys: folds.min_fold_ratio, folds.max_clusters, folds.unit)"
-            ) from None
+        return builder
+
+    unit_note = ""
+    try:
+        if cfg.unit == "auto":
+            builder, unit_note = _auto_unit(fit)
+            ctx.log(f"folds: unit {builder.unit} ({unit_note}; folds.unit)")
+        else:
+            builder = fit(cfg.unit)
+    except ValueError as exc:  # too few topics, or every unit mixed: the user's next step is in it
+        raise BuildError(f"folds: {exc} (config keys: folds.min_fold_ratio, folds.max_clusters, folds.unit)") from None
     assignments = builder.to_records([s.id for s in sections])
     for warning in builder.warnings_:
         ctx.log(f"warning: folds: {warning}")
@@ -337,6 +368,8 @@ def run_folds(ctx: StageContext) -> StageOutput:
         "conflict_units": sorted(str(u) for u in builder.conflict_units_),
         "warnings": list(builder.warnings_),
     }
+    if unit_note:
+        data["unit_choice"] = unit_note
     data["source_kinds"] = list(kinds)
     data["section_kinds"] = dict(Counter(s.kind for s in sections).most_common())
     data["languages"], data["language_warnings"] = _fold_languages(sections, assignments)

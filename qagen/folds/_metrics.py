@@ -82,4 +82,12 @@ def compute(
     }
     if docs is not None:
         out["folds_per_document"] = _folds_per_group(docs[0], section_fold, docs[1])
+        codes, n_docs = docs
+        kept_fold = np.where(kept, fold, 0)
+        present = [np.bincount(codes[kept_fold == f], minlength=n_docs) > 0 for f in (1, 2)]
+        total = np.bincount(codes[non_outlier], minlength=n_docs)
+        share = np.bincount(codes[kept], minlength=n_docs)[total > 0] / total[total > 0]
+        out["documents_in_both_folds"] = int((present[0] & present[1]).sum())
+        out["document_kept_share_median"] = float(np.median(share)) if share.size else None
+        out["documents_nothing_kept"] = int((share == 0).sum())
     return out

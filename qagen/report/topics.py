@@ -176,6 +176,7 @@ def fold_view(data: ReportData) -> dict[str, Any] | None:
     return {
         "chosen": {"distance": "", "linkage": "", **(data.folds.get("chosen") or {})},
         "unit": m.get("unit"),
+        "unit_choice": data.folds.get("unit_choice"),
         "metrics": metrics,
         "per_fold": per_fold,
         "candidates": [{**CANDIDATE_DEFAULTS, **c} for c in data.folds.get("candidates") or [] if isinstance(c, dict)],
