@@ -123,6 +123,11 @@ class TopicsConfig(_Section):
         description="stop words left out of topic keywords: auto = those of every language the documents are "
         "written in (stopwordsiso) and English; english = scikit-learn's English list",
     )
+    by_language: Literal["auto", "off"] = Field(
+        "auto",
+        description="auto: with documents in several languages, cluster each language's sections on their own "
+        "(no topic mixes languages; each language gets topics); off: cluster all sections together",
+    )
     save_model: bool = Field(
         False,
         description="save the fitted BERTopic model to OUT/topic_model for inspection (BERTopic.load; "
@@ -159,6 +164,11 @@ class FoldsConfig(_Section):
     )
     max_clusters: int = Field(
         6, ge=2, le=10, description="if no 2-cluster split meets min_fold_ratio, try splits of up to this many clusters"
+    )
+    by_language: Literal["auto", "off"] = Field(
+        "auto",
+        description="auto: split each language's topics in two on its own, so every language with two or more "
+        "topics has sections in both folds; off: split all topics together (the folds may follow the languages)",
     )
     on_imbalance: Literal["warn", "error"] = Field(
         "warn",

@@ -7,6 +7,7 @@ Each function takes a :class:`~qagen.runner.StageContext` and returns a
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -192,7 +193,11 @@ def run_topics(ctx: StageContext) -> StageOutput:
     from qagen.topics import fit_topics
 
     sections = ctx.inputs["sections.jsonl"]
-    languages = sorted(set(document_languages(sections)[0].values())) if ctx.config.topics.stop_words == "auto" else []
+    doc_language = document_languages(sections)[0]
+    languages = sorted(set(doc_language.values())) if ctx.config.topics.stop_words == "auto" else []
+    groups = None
+    if ctx.config.topics.by_language == "auto":
+        groups = [doc_language.get(s.doc_id, "und") for s in sections]
     ids = ctx.inputs["embedding_ids.json"]["ids"]
     if ids != [s.id for s in sections]:
         raise RuntimeError("embeddings.npy does not match sections.jsonl; rerun with --force embed")
@@ -204,6 +209,7 @@ def run_topics(ctx: StageContext) -> StageOutput:
             ctx.config.topics,
             seed=ctx.config.seed,
             languages=languages,
+            groups=groups,
         )
     except ValueError as exc:  # too few sections or topics: a corpus problem, said in one line
         raise BuildError(f"topics: {exc}") from None
@@ -289,15 +295,28 @@ def _auto_unit(fit: Any) -> tuple[Any, str]:
         by_doc = fit("document")
     except ValueError:
         by_doc = None
+    by_page = fit("page")
     if by_doc is not None:
         valid = by_doc.metrics_["valid_sections_pct"]
         below = by_doc.chosen_.get("reason")
-        if valid >= AUTO_DOCUMENT_VALID_PCT and not below:
+        whole = _whole_groups(by_doc) - _whole_groups(by_page)
+        if valid >= AUTO_DOCUMENT_VALID_PCT and not below and not whole:
             return by_doc, f"auto: whole documents keep {valid:.0f}% of the sections"
-        why = "no balanced split" if below else f"whole documents would keep {valid:.0f}% of the sections"
+        if whole:
+            why = f"per document {', '.join(sorted(whole))} would sit in one fold"
+        elif below:
+            why = "no balanced split"
+        else:
+            why = f"whole documents would keep {valid:.0f}% of the sections"
     else:
         why = "every split by document leaves a fold empty"
-    return fit("page"), f"auto: per page, as {why} (documents need {AUTO_DOCUMENT_VALID_PCT:.0f}%)"
+    return by_page, f"auto: per page, as {why} (documents need {AUTO_DOCUMENT_VALID_PCT:.0f}%)"
+
+
+def _whole_groups(builder: Any) -> set[str]:
+    """The groups (languages) a fit put whole in one fold because no split of theirs kept both halves."""
+    found = (re.match(r"groups: (\S+): no split keeps both halves", w) for w in builder.warnings_)
+    return {m.group(1) for m in found if m}
 
 
 def _folds_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
@@ -321,6 +340,13 @@ def run_folds(ctx: StageContext) -> StageOutput:
 
     import numpy as np
 
+    groups = None
+    if cfg.by_language == "auto":
+        from qagen.generate.language import document_languages
+
+        doc_language, _ = document_languages(sections)
+        groups = np.asarray([doc_language.get(s.doc_id, "und") for s in sections])
+
     def fit(unit: str) -> Any:
         builder = FoldBuilder(
             n_folds=cfg.n_folds,
@@ -343,6 +369,7 @@ def run_folds(ctx: StageContext) -> StageOutput:
                 np.asarray(_unit_ids(sections, ctx.inputs["pages.jsonl"], unit)),
                 docs=[s.doc_id for s in sections],
                 eligible=np.asarray(eligible, dtype=bool),
+                groups=groups,
             )
         return builder
 

@@ -17,10 +17,8 @@ def _corpus(docs_per_topic_mix: bool, seed: int = 0):
     topics = np.repeat(np.arange(4), 40)
     x = np.repeat(rng.normal(scale=5, size=(4, 3)), 40, axis=0) + rng.normal(scale=0.2, size=(160, 3))
     pages = np.arange(160) // 2  # a page never mixes topics
-    if docs_per_topic_mix:
-        docs = np.arange(160) % 4  # four manuals, each covering every topic
-    else:
-        docs = np.arange(160) // 10  # sixteen leaflets, one topic each
+    # four manuals, each covering every topic; or sixteen leaflets, one topic each
+    docs = np.arange(160) % 4 if docs_per_topic_mix else np.arange(160) // 10
     return x, topics, pages, docs
 
 

@@ -101,7 +101,15 @@ class FoldBuilder:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"FoldBuilder({args})"
 
-    def fit(self, embeddings: Any, topics: Any, units: Any, docs: Any = None, eligible: Any = None) -> FoldBuilder:
+    def fit(
+        self,
+        embeddings: Any,
+        topics: Any,
+        units: Any,
+        docs: Any = None,
+        eligible: Any = None,
+        groups: Any = None,
+    ) -> FoldBuilder:
         """Choose the folds, drop mixed units, split validation/test and sample.
 
         Args:
@@ -113,6 +121,10 @@ class FoldBuilder:
             eligible: Optional boolean mask: only these sections may be sampled (for example
                 prose, not code or tables of contents). Folds and splits still cover every
                 section; the sample quotas are shared by the eligible kept sections.
+            groups: Optional group per section (for example each document's language). The
+                topics of each group are split in two on their own and the halves joined, so
+                every group with two or more topics has sections in both folds; a group with one
+                topic goes whole to the smaller fold (noted in ``warnings_``).
 
         Returns:
             self, fitted.
@@ -124,9 +136,30 @@ class FoldBuilder:
         """
         self._reset()
         data, doc_codes = self._prepare(embeddings, topics, units, docs)
-        cands = _candidates.candidates(data, self._distances, self._linkages, self.min_fold_ratio, self.max_clusters)
-        chosen = _candidates.choose(cands)
-        if chosen is None and self.on_imbalance == "warn":
+        group_codes, chosen, cands = None, None, []
+        if groups is not None:
+            group_codes, group_ids = _checks.encode_groups("groups", groups, data.topic.shape[0])
+            if np.unique(group_codes[data.topic >= 0]).size < 2:
+                group_codes = None  # one group: the plain method
+        if group_codes is not None:
+            chosen, cands, notes = _candidates.grouped(
+                data, group_codes, group_ids, self._distances, self._linkages, self.min_fold_ratio, self.max_clusters
+            )
+            for note in notes:
+                self._warn(f"groups: {note}")
+            if chosen is not None:
+                cands.append(chosen)
+            if chosen is not None and chosen.reason and self.on_imbalance == "raise":
+                chosen = None
+            elif chosen is None:
+                self._warn("groups: joining the groups' halves left a fold empty; the topics are split as one corpus")
+                group_codes = None
+        if group_codes is None and chosen is None:
+            cands = _candidates.candidates(
+                data, self._distances, self._linkages, self.min_fold_ratio, self.max_clusters
+            )
+            chosen = _candidates.choose(cands)
+        if chosen is None and group_codes is None and self.on_imbalance == "warn":
             chosen = _candidates.best_effort(cands, self.min_fold_ratio)
             if chosen is not None:
                 self._warn(
@@ -135,6 +168,12 @@ class FoldBuilder:
                     f"{chosen.sections[0]}, {chosen.distance}/{chosen.linkage}, {chosen.n_clusters} clusters). "
                     "Its rates rest on few questions; raise max_clusters, use unit='page', or lower min_fold_ratio"
                 )
+        elif chosen is not None and group_codes is not None and chosen.reason:
+            self._warn(
+                f"no split meets min_fold_ratio={self.min_fold_ratio:g} with every group in both folds; "
+                f"fold 2 holds {chosen.ratio:.3f} of fold 1's kept sections ({chosen.sections[1]} vs "
+                f"{chosen.sections[0]})"
+            )
         self.candidates_ = [c.row() for c in cands]
         if chosen is None:
             raise ValueError(_candidates.no_candidate_message(cands, self.min_fold_ratio, self.max_clusters))

@@ -37,6 +37,7 @@ class Candidate:
     valid_sections_pct: float
     status: str = "ok"
     reason: str | None = None
+    group: Any = None  # the group (language) a per-group candidate was made for
 
     @property
     def score(self) -> float:
@@ -63,6 +64,7 @@ class Candidate:
             "valid_sections_pct": float(self.valid_sections_pct),
             "status": self.status,
             "reason": self.reason,
+            **({"group": str(self.group)} if self.group is not None else {}),
         }
 
 
@@ -236,3 +238,83 @@ def no_candidate_message(cands: list[Candidate], min_ratio: float, max_clusters:
     if best is not None:
         msg += f"; best ratio reached {best.ratio:.3f} ({best.distance}/{best.linkage}, {best.n_clusters} clusters)"
     return msg + "; lower min_fold_ratio, raise max_clusters, or use unit='page'"
+
+
+def grouped(
+    data: Data,
+    group: np.ndarray,
+    group_ids: list[Any],
+    distances: tuple[str, ...],
+    linkages: tuple[str, ...],
+    min_ratio: float,
+    max_clusters: int,
+) -> tuple[Candidate | None, list[Candidate], list[str]]:
+    """Split the topics of each group (a language) in two on their own, then join the halves.
+
+    Each topic belongs to the group most of its sections are in. Every group with two or more
+    topics is split like a corpus of its own (same candidates, balance floor and fallback), and
+    its larger half goes to whichever fold is smaller so far, so every language sits in both folds.
+    A group with one topic, or whose every split empties a fold, goes whole to the smaller fold,
+    with a note. Returns the joined candidate (None if a fold stays empty), every group's
+    candidates (their ``group`` set) and the notes.
+    """
+    n_topics = data.centroids.shape[0]
+    sec = data.topic >= 0
+    counts = np.zeros((n_topics, len(group_ids)), dtype=np.int64)
+    np.add.at(counts, (data.topic[sec], group[sec]), 1)
+    topic_group = counts.argmax(axis=1)
+    sizes = counts.sum(axis=1)
+    fold_of_topic = np.zeros(n_topics, dtype=np.int64)
+    totals = np.zeros(2)
+    out: list[Candidate] = []
+    notes: list[str] = []
+    whole: list[tuple[int, np.ndarray, str]] = []  # groups put whole in one fold, and why
+    order = sorted(range(len(group_ids)), key=lambda g: (-int(sizes[topic_group == g].sum()), g))
+    for g in order:
+        members = np.flatnonzero(topic_group == g)
+        if members.size == 0:
+            continue
+        half = None
+        if members.size >= 2:
+            remap = np.full(n_topics, -1)
+            remap[members] = np.arange(members.size)
+            sub = Data(
+                topic=np.where(data.topic >= 0, remap[np.maximum(data.topic, 0)], -1),
+                unit=data.unit,
+                n_units=data.n_units,
+                topic_ids=data.topic_ids[members],
+                centroids=data.centroids[members],
+                dist=data.dist[np.ix_(members, members)],
+            )
+            cands = candidates(sub, distances, linkages, min_ratio, max_clusters)
+            for c in cands:
+                c.group = group_ids[g]
+            out += cands
+            chosen = choose(cands) or best_effort(cands, min_ratio)
+            if chosen is not None:
+                chosen.status = "chosen in group"  # the joined candidate is the one chosen
+                half = chosen.fold_of_topic
+                if chosen.reason:
+                    notes.append(f"{group_ids[g]}: {chosen.reason} ({chosen.sections[1]} vs {chosen.sections[0]})")
+        small = int(np.argmin(totals))
+        if half is None:
+            fold_of_topic[members] = small + 1
+            totals[small] += sizes[members].sum()
+            whole.append((g, members, "one topic" if members.size == 1 else "no split keeps both halves"))
+            continue
+        larger, other = small + 1, 2 - small  # the group's larger half (its fold 1) to the smaller fold
+        fold_of_topic[members] = np.where(half == 1, larger, other)
+        for f in (1, 2):
+            totals[f - 1] += sizes[members[fold_of_topic[members] == f]].sum()
+    if not ((fold_of_topic == 1).any() and (fold_of_topic == 2).any()):
+        return None, out, notes
+    joined = _judge(evaluate(data, fold_of_topic == 1, (len(out), "per-group", "per-group", 2)), min_ratio)
+    for g, members, why in whole:  # told with the joined folds' numbers (fold 1 is the larger)
+        n = int(sizes[members].sum())
+        notes.append(f"{group_ids[g]}: {why}; all its {n} sections in fold {int(joined.fold_of_topic[members[0]])}")
+    if joined.sections[1] == 0:
+        return None, out, notes
+    if joined.status != "ok":
+        joined.reason = f"below min_fold_ratio {min_ratio:g} after joining the groups"
+    joined.status = "chosen"
+    return joined, out, notes

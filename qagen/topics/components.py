@@ -84,6 +84,50 @@ def build_clusterer(params: dict[str, Any], seed: int) -> Any:
     return KMeans(n_clusters=params["n_clusters"], n_init=4, random_state=seed)
 
 
+class GroupedClusterer:
+    """A clusterer per group of rows (a language), labels joined: no topic mixes two groups.
+
+    BERTopic calls ``fit`` on the reduced embeddings and reads ``labels_``. Each group is
+    clustered with the parameters ``params_for(its size)``; a group smaller than ``min_rows``
+    is pooled with the other small ones. Without this, a corpus in several languages embedded
+    by a monolingual model clusters into one topic per language.
+    """
+
+    def __init__(self, groups: Any, params_for: Any, seed: int, min_rows: int = 2 * MIN_SECTIONS) -> None:
+        self.groups = np.asarray(groups, dtype=object)
+        self.params_for = params_for
+        self.seed = seed
+        self.min_rows = min_rows
+
+    def pooled(self) -> np.ndarray:
+        """The groups as clustered: small groups pooled into one ("other")."""
+        values, counts = np.unique(self.groups.astype(str), return_counts=True)
+        small = set(values[counts < self.min_rows].tolist())
+        return np.array(["other" if str(g) in small else str(g) for g in self.groups], dtype=object)
+
+    def fit(self, x: np.ndarray, y: Any = None) -> GroupedClusterer:
+        x = np.asarray(x)
+        groups = self.pooled()
+        labels = np.full(x.shape[0], -1, dtype=np.int64)
+        offset = 0
+        for g in sorted(set(groups.tolist())):
+            rows = np.flatnonzero(groups == g)
+            if rows.size < MIN_SECTIONS:
+                continue  # too few to cluster: outliers
+            model = build_clusterer(self.params_for(rows.size), self.seed)
+            model.fit(x[rows])
+            sub = sort_by_size(np.asarray(model.labels_))
+            if not (sub >= 0).any():
+                sub = np.zeros(rows.size, dtype=np.int64)  # a few sections in one language: one topic, not noise
+            labels[rows] = np.where(sub >= 0, sub + offset, -1)
+            offset += int(sub.max()) + 1 if (sub >= 0).any() else 0
+        self.labels_ = labels
+        return self
+
+    def fit_predict(self, x: np.ndarray, y: Any = None) -> np.ndarray:
+        return self.fit(x, y).labels_
+
+
 def reduce(embeddings: np.ndarray, params: dict[str, Any], seed: int) -> np.ndarray:
     """The reduced embeddings (sections x n_components)."""
     return np.asarray(build_reducer(params, seed).fit_transform(embeddings), dtype=np.float32)

@@ -94,7 +94,12 @@ def _vectorizer(texts: Sequence[str], config: TopicsConfig, languages: Sequence[
 
 
 def _bertopic(
-    texts: Sequence[str], params: dict[str, Any], config: TopicsConfig, seed: int, languages: Sequence[str] = ()
+    texts: Sequence[str],
+    params: dict[str, Any],
+    config: TopicsConfig,
+    seed: int,
+    languages: Sequence[str] = (),
+    clusterer: Any = None,
 ) -> Any:
     from bertopic import BERTopic
     from bertopic.vectorizers import ClassTfidfTransformer
@@ -102,7 +107,7 @@ def _bertopic(
     return BERTopic(
         embedding_model=None,
         umap_model=build_reducer(params, seed),
-        hdbscan_model=build_clusterer(params, seed),
+        hdbscan_model=clusterer if clusterer is not None else build_clusterer(params, seed),
         vectorizer_model=_vectorizer(texts, config, languages),
         # Down-weights words frequent in every topic: a language-independent stop-word filter.
         ctfidf_model=ClassTfidfTransformer(reduce_frequent_words=True),
@@ -149,6 +154,7 @@ def fit_topics(
     config: TopicsConfig,
     seed: int = 0,
     languages: Sequence[str] = (),
+    groups: Sequence[str] | None = None,
 ) -> TopicResult:
     """Fit BERTopic on precomputed section embeddings and measure the topics' quality.
 
@@ -159,6 +165,9 @@ def fit_topics(
         config: The ``[topics]`` config section.
         seed: Seeds UMAP, k-means/PCA and the robustness noise: same inputs and seed, same topics.
         languages: Languages the texts are written in (ISO 639 codes), for ``stop_words = "auto"``.
+        groups: Optional group per section (its document's language): with two or more groups,
+            each is clustered on its own in the shared reduced space, so no topic mixes languages
+            and every language gets its own topics (the robustness refit clusters all together).
 
     Returns:
         A :class:`TopicResult`.
@@ -168,7 +177,19 @@ def fit_topics(
     """
     embeddings = _check_inputs(texts, embeddings, doc_ids)
     params = effective_params(embeddings.shape[0], embeddings.shape[1], config)
-    model = _bertopic(texts, params, config, seed, languages)
+    clusterer = None
+    if groups is not None and len(set(groups)) > 1:
+        from qagen.topics.components import GroupedClusterer
+
+        def params_for(n: int) -> dict[str, Any]:
+            return effective_params(max(n, 5), embeddings.shape[1], config)
+
+        clusterer = GroupedClusterer(groups, params_for, seed)
+        if len(set(clusterer.pooled().tolist())) < 2:
+            clusterer = None
+        else:
+            params = {**params, "clustered_by": "language"}
+    model = _bertopic(texts, params, config, seed, languages, clusterer)
     labels, _ = model.fit_transform(list(texts), embeddings=embeddings)
     labels = np.asarray(labels, dtype=np.int64)
     reduced = _reduced_of(model.umap_model, embeddings)
