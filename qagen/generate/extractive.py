@@ -127,7 +127,8 @@ def generate_extractive(ctx: GenerationContext) -> list[Item]:
 
 
 _INTERNALS = re.compile(
-    r"^(?:implementation|the implementation|the code|code|the source code|macro code|the macros|internals)$",
+    r"^(?:implementation|the implementation|the code|code|the (?:documented )?source code|the documented code|"
+    r"macro code|the macros|internals)$",
     re.IGNORECASE,
 )
 
