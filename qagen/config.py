@@ -162,6 +162,13 @@ class FoldsConfig(_Section):
     samples_per_fold: int | None = Field(
         None, gt=0, description="sections sampled per fold instead of samples_total (which is then not used)"
     )
+    sample_test_share: float | None = Field(
+        None,
+        ge=0,
+        le=1,
+        description="share of each fold's sample drawn from its test part (default: by the parts' sizes); "
+        "the paper's 200 validation + 50 test per fold is samples_per_fold = 250, sample_test_share = 0.2",
+    )
     max_clusters: int = Field(
         6, ge=2, le=10, description="if no 2-cluster split meets min_fold_ratio, try splits of up to this many clusters"
     )

@@ -357,6 +357,7 @@ def run_folds(ctx: StageContext) -> StageOutput:
             min_fold_ratio=cfg.min_fold_ratio,
             samples_total=None if cfg.samples_per_fold else cfg.samples_total,
             samples_per_fold=cfg.samples_per_fold,
+            sample_test_share=cfg.sample_test_share,
             max_clusters=cfg.max_clusters,
             seed=ctx.config.seed,
             on_imbalance="raise" if cfg.on_imbalance == "error" else "warn",

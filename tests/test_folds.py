@@ -260,3 +260,16 @@ def test_a_small_sample_still_covers_every_kept_topic():
     kept = fb.status_ == "kept"
     unsampled = {int(t) for t in np.unique(topics[kept])} - {int(t) for t in np.unique(topics[fb.sampled_])}
     assert fb.sampled_.sum() == 50 and unsampled == set()
+
+
+def test_the_papers_200_validation_and_50_test_per_fold_by_configuration():
+    rng = np.random.default_rng(3)
+    topics = np.repeat(np.arange(8), 400)  # even the smallest fold (one topic) has room for 200 + 50
+    x = np.repeat(rng.normal(scale=5, size=(8, 3)), 400, axis=0) + rng.normal(scale=0.2, size=(3200, 3))
+    units = np.arange(3200) // 4
+    fb = FoldBuilder(samples_per_fold=250, sample_test_share=0.2, test_size=0.2).fit(x, topics, units)
+    for f in (1, 2):
+        counts = {s: int((fb.sampled_ & (fb.fold_ == f) & (fb.split_ == s)).sum()) for s in ("validation", "test")}
+        assert counts == {"validation": 200, "test": 50}, (f, counts)
+    with pytest.raises(ValueError, match="sample_test_share must be in"):
+        FoldBuilder(sample_test_share=1.5)

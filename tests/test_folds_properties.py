@@ -55,6 +55,7 @@ def params(draw):
         "min_fold_ratio": draw(st.sampled_from([0.0, 0.0, 0.2, 0.5])),
         "samples_total": draw(st.integers(1, 120)) if sampling == "total" else None,
         "samples_per_fold": draw(st.integers(1, 60)) if sampling == "per_fold" else None,
+        "sample_test_share": draw(st.sampled_from([None, None, 0.2, 0.5, 1.0])),
         "max_clusters": draw(st.integers(2, 6)),
         "seed": draw(st.integers(0, 1000)),
     }

@@ -51,6 +51,17 @@ def largest_remainder(total: int, sizes: np.ndarray) -> np.ndarray:
     return out
 
 
+def shared(total: int, sizes: np.ndarray, test_share: float) -> np.ndarray:
+    """(validation, test) counts: ``test_share`` of ``total`` from test, the rest from validation;
+    what one part cannot hold goes to the other, never more than both hold."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    total = min(int(total), int(sizes.sum()))
+    test = min(round(total * test_share), int(sizes[1]))
+    validation = min(total - test, int(sizes[0]))
+    test = min(total - validation, int(sizes[1]))
+    return np.array([validation, test], dtype=np.int64)
+
+
 def fold_quotas(kept: np.ndarray, samples_total: int | None, samples_per_fold: int | None) -> np.ndarray:
     """Sections to sample per fold: all, a total shared by fold size, or a fixed number per fold."""
     if samples_per_fold is not None:

@@ -40,6 +40,10 @@ class FoldBuilder:
             removing mixed units; 0 accepts any split with two non-empty folds.
         samples_total: Sections to sample over both folds and splits, shared by their sizes.
         samples_per_fold: Sections to sample per fold instead (not with ``samples_total``).
+        sample_test_share: Share of each fold's sample drawn from its test part (the rest from
+            validation), exactly as far as the parts are large enough; None shares the sample by the
+            parts' sizes. The paper's 200 validation + 50 test per fold is
+            ``samples_per_fold=250, sample_test_share=0.2``.
             With neither, every kept section is sampled.
         max_clusters: When no two-cluster candidate meets ``min_fold_ratio``, also try every split of
             the dendrogram cut into 3..``max_clusters`` clusters (2 = paper behaviour only), and every
@@ -74,6 +78,7 @@ class FoldBuilder:
         min_fold_ratio: float = 0.0,
         samples_total: int | None = None,
         samples_per_fold: int | None = None,
+        sample_test_share: float | None = None,
         max_clusters: int = 6,
         seed: int | None = 0,
         on_imbalance: Literal["warn", "raise"] = "warn",
@@ -86,6 +91,7 @@ class FoldBuilder:
         self.min_fold_ratio = min_fold_ratio
         self.samples_total = samples_total
         self.samples_per_fold = samples_per_fold
+        self.sample_test_share = sample_test_share
         self.max_clusters = max_clusters
         self.seed = seed
         self.on_imbalance = on_imbalance
@@ -94,7 +100,7 @@ class FoldBuilder:
     def get_params(self) -> dict[str, Any]:
         """The constructor parameters, as given."""
         names = ("n_folds", "distance", "linkage", "unit", "test_size", "min_fold_ratio")
-        names += ("samples_total", "samples_per_fold", "max_clusters", "seed", "on_imbalance")
+        names += ("samples_total", "samples_per_fold", "sample_test_share", "max_clusters", "seed", "on_imbalance")
         return {k: getattr(self, k) for k in names}
 
     def __repr__(self) -> str:
@@ -246,7 +252,11 @@ class FoldBuilder:
                     "raise samples_total, use samples_per_fold or set min_fold_ratio"
                 )
             cells = [np.flatnonzero((fold == f) & (split == s)) for s in _assign.SPLITS]
-            per_split = _assign.largest_remainder(int(quota), np.array([c.size for c in cells]))
+            sizes = np.array([c.size for c in cells])
+            if self.sample_test_share is None:
+                per_split = _assign.largest_remainder(int(quota), sizes)
+            else:
+                per_split = _assign.shared(int(quota), sizes, self.sample_test_share)
             for cell, n in zip(cells, per_split, strict=True):
                 picked, _ = _assign.stratified_sample(cell, data.topic, int(n), rng)
                 sampled[picked] = True

@@ -63,6 +63,9 @@ def check_params(p: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
             f"give samples_total or samples_per_fold, not both; got samples_total={p['samples_total']!r} "
             f"and samples_per_fold={p['samples_per_fold']!r}"
         )
+    share = p.get("sample_test_share")
+    if share is not None and (not _is_real(share) or not 0 <= share <= 1):
+        raise ValueError(f"sample_test_share must be in [0, 1] or None; got {share!r}")
     mc = p["max_clusters"]
     if not _is_int(mc) or not 2 <= mc <= MAX_CLUSTERS_CAP:
         raise ValueError(f"max_clusters must be an integer in [2, {MAX_CLUSTERS_CAP}]; got {mc!r}")
