@@ -438,6 +438,9 @@ def test_a_heading_question_is_answered_by_its_whole_section() -> None:
         "The Full Name",
         "Fixing the issue",
         "Submitting the fix",
+        "The IUPAC<formula or name>",
+        "Frank Mittelbach Email: see top of the source file Printed October 31, 2022",
+        "Option ‘pdfnewwindow’ changed",
     ],
 )
 def test_headings_that_name_no_topic_give_no_question(heading: str) -> None:

@@ -254,8 +254,8 @@ def heading_question(heading: str, title: str, language: str = "en", body: str |
         heading = tail if len(tail.split()) >= 2 else head
     if not heading or len(heading) > 120 or _SKIP_HEADINGS.match(heading) or not re.search(r"[^\W\d_]{4}", heading):
         return None
-    if not topic_heading(heading):
-        return None
+    if not topic_heading(heading) or re.search(r"<[^>]*>|⟨", heading):
+        return None  # ... or a syntax placeholder ("IUPAC<formula or name>"): no question echoes it
     if " " not in heading and heading.casefold() in _function_words(language):
         return None  # "while", "if", "for": a keyword of the documented language, not a topic
     subject = document_subject(title)
@@ -349,9 +349,9 @@ _NOT_A_NAME = re.compile(
     # "the issue", "the fix", "the full name": a noun that points back into text the asker never saw
     r"|(?i:\bthe (?:full )?(?:issue|problem|fix|solution|rationale|idea|answer|result|rest|details|basics|trick|"
     r"reason|point|patch|bug|name|example|remedy|workaround)s?$)"
-    # a syntax placeholder ("IUPAC<formula or name>"), a title-page byline ("... Email: see top of the
-    # source file Printed October 31, 2022"), a changelog line ("Option 'pdfnewwindow' changed")
-    r"|<[^>]*>|⟨|(?i:\be-?mail\b|\bprinted\b)|\b(?:19|20)\d\d\b"
+    # a title-page byline ("... Email: see top of the source file Printed October 31, 2022"), a
+    # changelog line ("Option 'pdfnewwindow' changed")
+    r"|(?i:\be-?mail\b|\bprinted\b)"
     r"|(?i:\s(?:changed|added|removed|fixed|deprecated|renamed|updated|dropped)$)"
 )
 
