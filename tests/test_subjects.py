@@ -87,3 +87,12 @@ def test_with_subject_attaches_it_where_it_reads_naturally() -> None:
     assert with_subject("¿Cuánto cuesta?", "Hospital Sur", "es") == "¿En Hospital Sur, cuánto cuesta?"
     already = "What does the multicol package provide?"
     assert with_subject(already, "the multicol package") == already
+
+
+def test_a_page_counter_is_no_document_title():
+    from qagen.generate.context import document_titles
+    from qagen.records import Document, Section
+
+    doc = Document("d", "docbook-xsl-doc-pdf__reference.pdf", "", "pdf", "ok", title="(1/75)")
+    section = Section("d-s0", "d", doc.path, "(1/75)", "Some text about the stylesheets.", 1, 1, 0)
+    assert document_titles([section], [doc]) == {"d": "Docbook xsl doc pdf reference"}

@@ -165,7 +165,7 @@ def document_titles(sections: Iterable[Section], documents: Iterable[Document] =
 
     A recorded title that is an author byline (PDF metadata and title pages mix them up) is not used.
     """
-    titles = {d.id: d.title.strip() for d in documents if d.title and d.title.strip() and not is_byline(d.title)}
+    titles = {d.id: d.title.strip() for d in documents if d.title and _usable_title(d.title)}
     first: dict[str, Section] = {}
     for s in sections:
         if s.doc_id not in first or s.order < first[s.doc_id].order:
@@ -173,9 +173,15 @@ def document_titles(sections: Iterable[Section], documents: Iterable[Document] =
     for doc_id, s in first.items():
         if doc_id not in titles:
             heading = s.heading.strip()
-            usable = 0 < len(heading) <= 100 and not is_byline(re.split(r"\s+[›»>]\s+", heading)[0])
+            usable = 0 < len(heading) <= 100 and _usable_title(re.split(r"\s+[›»>]\s+", heading)[0])
             titles[doc_id] = heading if usable else _humanize(s.doc_path)
     return titles
+
+
+def _usable_title(title: str) -> bool:
+    """Not empty, not an author byline, and with a word in it: not a page counter ("(1/75)") or a date."""
+    title = title.strip()
+    return bool(title) and not is_byline(title) and re.search(r"[^\W\d_]{3}", title) is not None
 
 
 def _humanize(path: str) -> str:
