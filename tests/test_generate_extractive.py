@@ -140,9 +140,35 @@ def test_user_like_questions(items: list) -> None:
         "On which website can I register my home days in the HR portal under the Remote Work Policy?",
         "What should I do if I do not agree with the decision on my complaint at the Lindenhof Hospital?",
         "For LinkHaven AX1800, how do I find the default Wi-Fi password?",
-        "What does LinkHaven AX1800 support?",
     ]:
         assert expected in questions, expected
+    # a definition answered by one sentence ("The router supports ...") only with sentence_questions="all"
+    assert "What does LinkHaven AX1800 support?" not in questions
+
+
+def test_every_sentence_pattern_with_sentence_questions_all() -> None:
+    text = (
+        "The router supports Wi-Fi 6 on both bands and WPA3 for every network it sets up. "
+        "If you want to change the admin password, open the app and choose Settings. "
+        "If your status light is orange, check that the cable is connected to the modem."
+    )
+    sections = [Section("r-0", "r", "router.pdf", "Features and setup of the router", text, 1, 1, 0)]
+    assignments = [FoldAssignment("r-0", 0, "r-0", "kept", 0, "validation", sampled=True)]
+    doc = Document("r", "router.pdf", "", "pdf", "ok", title="LinkHaven AX1800: Setup Guide")
+
+    def asked(mode: str) -> set[str]:
+        config = GenerateConfig(
+            types=["long_form"], phone_region="US", long_form_per_section=5, sentence_questions=mode
+        )
+        ctx = GenerationContext.build(sections, [], assignments, seed=0, config=config, documents=[doc])
+        return {i.question for i in generate_extractive(ctx)}
+
+    assert "What does LinkHaven AX1800 support?" in asked("all")
+    assert "For LinkHaven AX1800, how do I change the admin password?" in asked("all")
+    reliable = asked("reliable")
+    assert "What does LinkHaven AX1800 support?" not in reliable
+    assert "For LinkHaven AX1800, what should I do if my status light is orange?" in reliable
+    assert not [q for q in asked("none") if "status light" in q]
 
 
 def test_every_question_names_its_subject_and_no_section_number(ctx: GenerationContext, items: list) -> None:
@@ -220,8 +246,8 @@ AT = " at the Cardiology Outpatient Clinic?"
         ("Why exercise matters", "Why does exercise matter" + AT),
         ("What you cannot claim", "What can I not claim" + AT),
         ("Opening hours", "What are the opening hours of the Cardiology Outpatient Clinic?"),
-        ("Parking garage", "What is the parking garage" + AT),
-        ("Tests you may have", "What does the Cardiology Outpatient Clinic say about tests I may have?"),
+        ("Parking garage", "Can you explain the parking garage" + AT),
+        ("Tests you may have", "Can you explain tests I may have" + AT),
         ("Questions about leave", "Who can I contact with questions about leave" + AT),
         ("No internet connection", "What should I do if there is no internet connection" + AT),
         ("Contact", "Who can I contact about the Cardiology Outpatient Clinic?"),

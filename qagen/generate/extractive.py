@@ -199,7 +199,8 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
         answer = whole_body(body)
         if HEADING_ANSWER_WORDS[0] <= n_words(answer) <= HEADING_ANSWER_WORDS[1] and _answers_heading(asked[0], answer):
             candidates.append((float(asked[1]), -1, asked[0], answer))
-    if language == "en":
+    forms = ctx.config.sentence_questions
+    if language == "en" and forms != "none":
         subject = document_subject(title, section.doc_path)
         for unit in body:
             if unit.bullet:
@@ -209,6 +210,8 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
                 asked_here = [(re.sub(r"\bthe package\b", lower_article(subject), q), sc) for q, sc in asked_here]
             asked_here = [(with_subject(q, subject), sc) for q, sc in asked_here]
             asked_here += definition_questions(unit.text, subject)
+            if forms == "reliable":
+                asked_here = [(q, sc) for q, sc in asked_here if _RELIABLE_SENTENCE_FORM.search(q)]
             for question, score in asked_here:
                 answer = _sentence_answer(body, unit)
                 if not re.search(r"[.!?)\"”’]$|\n- [^\n]+$", answer.strip()):
@@ -228,6 +231,18 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
         kept.append(words)
         items.append(_item(ctx, "long_form", section, question, answer, score=score))
     return items
+
+
+# Sentence questions whose one-sentence answer readers found natural and complete (rounds 4-10 on
+# real manuals, 65 items): "What should I do if ...?" over an instruction (86 % natural, 86 %
+# correct), "What is X?" over "X is a ..." (80 / 80 %), opening hours and costs. Left out by
+# default: "What happens if ...?" (48 % natural), "How do I ...?" from a purpose or an action
+# (39 / 39 %), "What does X do / provide?" (86 % natural but 21 % correct: one sentence rarely holds
+# all of it).
+_RELIABLE_SENTENCE_FORM = re.compile(
+    r"(?:^|, )(?:what should i do if |what is \\?[\w.@-]+\?|when (?:is|are) .+ open\?|how much does .+ cost\?)",
+    re.IGNORECASE,
+)
 
 
 def _answers_heading(question: str, answer: str) -> bool:

@@ -510,20 +510,17 @@ def _noun_question(low: str, subject: str) -> str:
         return _capital(question)
     if not subject:
         return _capital(f"What should I know about {the(phrase)}?")
+    # No "What is/are X in Y?": it asks for a definition, and a section under a noun heading more
+    # often describes how X is used (readers marked half of those answers incomplete, rounds 4-9).
     forms = (
         "What should I know about {np} {prep} {subject}?",
         "Can you explain {np} {prep} {subject}?",
         "What does {subject} say about {np}?",
-        "{be_cap} {np} {prep} {subject}?",
     )
-    if len(words) == 1 or (words[0].lower().endswith("ing") and words[0].lower() not in _ING_NOUNS):
-        forms = forms[:3]  # "What is the frequency in physunits?", "What is submitting for inclusion in ...?"
     pick = int(sha256_text(f"{low}|{subject}")[:8], 16) % len(forms)
     np = the(phrase)
-    plural = _plural(head) or " and " in phrase
-    be_cap = "What are" if plural else "What is"
     prep = "in" if subject_preposition(subject) == "with" else subject_preposition(subject)
-    return _capital(forms[pick].format(np=np, subject=subject, be_cap=be_cap, prep=prep))
+    return _capital(forms[pick].format(np=np, subject=subject, prep=prep))
 
 
 def _heading_question_nl(heading: str, title: str, subject: str) -> tuple[str, int] | None:
