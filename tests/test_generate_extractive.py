@@ -706,3 +706,23 @@ def test_internal_macros_and_run_together_headings() -> None:
     assert definition_questions("\\eqa@lastcol is a counter that holds the last column of the row.", "amsmath") == []
     asked = heading_question("Mixed vector and array arithmetic. The recycling rule", "An Introduction to R")
     assert asked and "arithmetic." not in asked[0] and "recycling rule" in asked[0]
+
+
+def test_round_11_heading_and_cloze_cases() -> None:
+    from qagen.generate.phrasing import lower_title
+
+    assert lower_title("Policy State C") == "policy state C"
+    asked = heading_question(". defaults", "The fancyref package")
+    assert asked and ". " not in asked[0] and "defaults" in asked[0]
+    assert heading_question("The build-arch, and binary-arch targets", "Debian Policy Manual") is None
+    texts = [
+        ("Tags", "If that is greater than \\maxdimen, we mark the tag to be calculated again later."),
+        ("Retokenize", "The solution, of course, is judicious use of \\retokenize in the macro body."),
+        ("Delimiters", "Both methods mean that you have to delete your \\DeclarePairedDelimiter command."),
+        ("Breaks", "To end a column early, use the \\columnbreak command inside the environment."),
+        ("Balance", "The \\raggedcolumns command stops the last page's columns from being stretched."),
+        ("Gaps", "The gap between columns is set with \\setlength and the \\columnsep length."),
+        ("Rules", "A rule between columns is drawn when you change \\columnseprule with \\setlength first."),
+    ]
+    items = _items_for(texts, "The multicol package", ["mcq"])
+    assert items and not {"d-0", "d-1", "d-2"} & {i.source.section_ids[0] for i in items}

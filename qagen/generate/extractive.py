@@ -482,7 +482,11 @@ _NEEDS_CONTEXT = re.compile(
     r"|\b(?:this|these|those|such|above|below|following|previous|here|it)\b"
     r"|\b(?:table|figure|fig\.|page|section|chapter|example|line|equation)\s*\(?\d"
     # "the example after that", "yields (4-g-ii)", "the ones that ...", "[llength][rrotate]"
-    r"|\b(?:before|after|like|than|of) that\b|\(\d+(?:-[a-z]+)*\)|\bthe ones\b|\]\[",
+    r"|\b(?:before|after|like|than|of) that\b|\(\d+(?:-[a-z]+)*\)|\bthe ones\b|\]\["
+    # "If that is greater than ...", "The solution, of course, ...", "Both methods mean ...": about what?
+    r"|\b(?:if|when|since|because|unless) that\b"
+    r"|^(?:the|both|either|neither) (?:solution|problem|result|remedy|answer|limit|methods?|ways?|cases?|"
+    r"versions?|former|latter|rest|default)\b",
     re.IGNORECASE,
 )
 # Extraction debris: margin dates, table rules, math set as symbols ("∂T∂SV").

@@ -170,7 +170,9 @@ def lower_first(text: str) -> str:
 
 def lower_title(text: str) -> str:
     """Title case to sentence case, keeping names and acronyms ("IT Helpdesk" -> "IT helpdesk")."""
-    return " ".join(w if namelike(w) else w.lower() for w in text.split())
+    words = text.split()
+    # a single capital after the first word names something ("State C", "Appendix B"): kept
+    return " ".join(w if namelike(w) or (i and len(w) == 1 and w.isupper()) else w.lower() for i, w in enumerate(words))
 
 
 def base_verb(gerund: str) -> str | None:
@@ -247,7 +249,7 @@ def heading_question(heading: str, title: str, language: str = "en", body: str |
     uses the verb ("Formatting layers" over a text that describes four layers is a topic).
     """
     heading = clean_heading(heading)
-    heading = re.sub(r"\s+", " ", heading).strip().rstrip(".:")
+    heading = re.sub(r"\s+", " ", heading).strip().rstrip(".:").lstrip(".,;:-–— ")  # ". defaults": a lost number
     heading = re.split(r"\.\s+(?=[A-Z])", heading)[-1]  # "Mixed arithmetic. The recycling rule": two headings
     if ":" in heading and not heading.endswith("?"):  # "Shrinking and growing: the scale operation"
         head, tail = (part.strip() for part in heading.split(":", 1))
@@ -334,7 +336,7 @@ def _fold_eq(a: str, b: str) -> bool:
 # Changelog entries, and sentence fragments a parser took for headings ("users is that the ...").
 _NOT_A_TOPIC = re.compile(
     r"(?i:^(?:changes (?:in|since|for) )?(?:version|release|v)\s*\d|\bversion\s+\d+\.\d)|"
-    r"\s(?:is|are|was|were|has|have)\s|^[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+|[,;]$"
+    r"\s(?:is|are|was|were|has|have)\s|^[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+|[,;]$|,\s+(?:and|or)\s"
     r"|(?i:^(?:from|to|of|on|in|at|by|with|and|or|but|the)\s+(?:version|v\d|[a-z]+\s+(?:to|and)\b))"
     r"|(?i:\b(?:table|figure|fig\.|algorithm|listing|example|exercise)\s*\d)",
 )
