@@ -246,8 +246,8 @@ AT = " at the Cardiology Outpatient Clinic?"
         ("Why exercise matters", "Why does exercise matter" + AT),
         ("What you cannot claim", "What can I not claim" + AT),
         ("Opening hours", "What are the opening hours of the Cardiology Outpatient Clinic?"),
-        ("Parking garage", "Can you explain the parking garage" + AT),
-        ("Tests you may have", "Can you explain tests I may have" + AT),
+        ("Parking garage", "What do I need to know about the parking garage" + AT),
+        ("Tests you may have", "What does the Cardiology Outpatient Clinic say about tests I may have?"),
         ("Questions about leave", "Who can I contact with questions about leave" + AT),
         ("No internet connection", "What should I do if there is no internet connection" + AT),
         ("Contact", "Who can I contact about the Cardiology Outpatient Clinic?"),
@@ -608,13 +608,13 @@ def test_definitions_keep_to_what_names_the_subject() -> None:
     ("heading", "body", "question"),
     [
         ("Refresh file name databases", None, "How do I refresh file name databases with the hopatch package?"),
-        ("Copying of attributes", None, "What does the hopatch package say about copying of attributes?"),
+        ("Copying of attributes", None, "What do I need to know about copying of attributes in the hopatch package?"),
         ("What?", None, None),
         ("Rationale", None, None),
         (
             "Formatting layers",
             "The present module is concerned with the formatting of text in galleys. There are four layers.",
-            "What does the hopatch package say about formatting layers?",
+            "Can you explain formatting layers in the hopatch package?",
         ),
         (
             "Formatting layers",

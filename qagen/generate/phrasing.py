@@ -518,6 +518,7 @@ def _noun_question(low: str, subject: str) -> str:
         "What should I know about {np} {prep} {subject}?",
         "Can you explain {np} {prep} {subject}?",
         "What does {subject} say about {np}?",
+        "What do I need to know about {np} {prep} {subject}?",
     )
     pick = int(sha256_text(f"{low}|{subject}")[:8], 16) % len(forms)
     np = the(phrase)
