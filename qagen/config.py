@@ -177,6 +177,11 @@ class FoldsConfig(_Section):
         description="auto: split each language's topics in two on its own, so every language with two or more "
         "topics has sections in both folds; off: split all topics together (the folds may follow the languages)",
     )
+    few_topics: Literal["error", "documents"] = Field(
+        "error",
+        description="with fewer than two topics: stop with an error, or make the folds of whole documents "
+        "clustered by their mean embedding (not topic-disjoint; warned)",
+    )
     on_imbalance: Literal["warn", "error"] = Field(
         "warn",
         description="when no split meets min_fold_ratio: warn and keep the most balanced one (the build goes on), "

@@ -361,6 +361,7 @@ def run_folds(ctx: StageContext) -> StageOutput:
             max_clusters=cfg.max_clusters,
             seed=ctx.config.seed,
             on_imbalance="raise" if cfg.on_imbalance == "error" else "warn",
+            few_topics="documents" if cfg.few_topics == "documents" else "raise",
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # the same warnings are logged from builder.warnings_

@@ -273,3 +273,23 @@ def test_the_papers_200_validation_and_50_test_per_fold_by_configuration():
         assert counts == {"validation": 200, "test": 50}, (f, counts)
     with pytest.raises(ValueError, match="sample_test_share must be in"):
         FoldBuilder(sample_test_share=1.5)
+
+
+def test_one_topic_splits_whole_documents_when_asked():
+    rng = np.random.default_rng(5)
+    docs = np.repeat(np.arange(6), 20)
+    x = np.repeat(rng.normal(scale=3, size=(6, 4)), 20, axis=0) + rng.normal(scale=0.2, size=(120, 4))
+    topics = np.zeros(120, dtype=int)  # one topic for the whole corpus
+    units = np.arange(120) // 4  # pages inside documents
+    with pytest.raises(ValueError, match=r"at least 2 non-outlier topics.*few_topics='documents'"):
+        FoldBuilder().fit(x, topics, units, docs=docs)
+    fb = FoldBuilder(few_topics="documents", min_fold_ratio=0.3).fit(x, topics, units, docs=docs)
+    assert fb.metrics_["pseudo_topics"] == "documents"
+    assert any("not topic-disjoint" in w for w in fb.warnings_)
+    for d in range(6):  # every document whole in one fold
+        assert len(set(fb.fold_[(docs == d) & (fb.status_ == "kept")].tolist())) == 1
+    assert set(fb.fold_[fb.status_ == "kept"].tolist()) == {1, 2}
+    assert fb.topic_folds_ == {} and set(fb.section_topics_.tolist()) == {0}
+    assert {r.topic_id for r in fb.to_records([f"s{i}" for i in range(120)])} == {0}
+    with pytest.raises(ValueError, match="needs docs"):
+        FoldBuilder(few_topics="documents").fit(x, topics, units)

@@ -50,6 +50,10 @@ class FoldBuilder:
             cut of the topics along their centroids' main axis.
         on_imbalance: When still nothing meets ``min_fold_ratio``: ``"warn"`` keeps the most balanced
             split found and says so in ``warnings_``; ``"raise"`` raises ValueError.
+        few_topics: With fewer than two non-outlier topics: ``"raise"`` (ValueError), or
+            ``"documents"``: every document (``docs``, required) stands in for a topic, so the folds
+            are whole documents clustered by their mean embedding; not topic-disjoint, which
+            ``warnings_`` and ``metrics_["pseudo_topics"]`` say.
         seed: Seed for the validation/test split and the sample; same inputs and seed, same result.
 
     Attributes:
@@ -82,6 +86,7 @@ class FoldBuilder:
         max_clusters: int = 6,
         seed: int | None = 0,
         on_imbalance: Literal["warn", "raise"] = "warn",
+        few_topics: Literal["raise", "documents"] = "raise",
     ) -> None:
         self.n_folds = n_folds
         self.distance = distance
@@ -95,12 +100,14 @@ class FoldBuilder:
         self.max_clusters = max_clusters
         self.seed = seed
         self.on_imbalance = on_imbalance
+        self.few_topics = few_topics
         self._distances, self._linkages = _checks.check_params(self.get_params())
 
     def get_params(self) -> dict[str, Any]:
         """The constructor parameters, as given."""
         names = ("n_folds", "distance", "linkage", "unit", "test_size", "min_fold_ratio")
         names += ("samples_total", "samples_per_fold", "sample_test_share", "max_clusters", "seed", "on_imbalance")
+        names += ("few_topics",)
         return {k: getattr(self, k) for k in names}
 
     def __repr__(self) -> str:
@@ -141,6 +148,8 @@ class FoldBuilder:
                 meets ``min_fold_ratio`` (the message lists what was tried; ``candidates_`` is set).
         """
         self._reset()
+        original = topics
+        topics, pseudo = self._pseudo_topics(topics, docs)
         data, doc_codes = self._prepare(embeddings, topics, units, docs)
         group_codes, chosen, cands = None, None, []
         if groups is not None:
@@ -196,6 +205,10 @@ class FoldBuilder:
         self._set_attributes(data, chosen, fold, status, split, sampled, unit_split, conflict_units)
         self.metrics_ = _metrics.compute(data, chosen, fold, status, split, sampled, doc_codes)
         self.metrics_["unit"] = self.unit
+        self.metrics_["pseudo_topics"] = "documents" if pseudo else None
+        if pseudo:  # the folds hold documents, not topics: keep the real labels, no topic -> fold map
+            self.section_topics_ = np.asarray(original, dtype=np.int64)
+            self.topic_folds_ = {}
         self.metrics_["test_size"] = float(self.test_size)
         return self
 
@@ -203,6 +216,24 @@ class FoldBuilder:
         for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
             delattr(self, name)
         self.warnings_: list[str] = []
+
+    def _pseudo_topics(self, topics: Any, docs: Any) -> tuple[Any, bool]:
+        """With ``few_topics="documents"`` and fewer than two topics: one pseudo-topic per document."""
+        t = np.asarray(topics)
+        real = np.unique(t[t >= 0]) if t.ndim == 1 and t.dtype.kind in "iuf" else np.arange(2)
+        if self.few_topics != "documents" or real.size >= 2:
+            return topics, False
+        if docs is None:
+            raise ValueError("few_topics='documents' needs docs (the document of each section)")
+        codes, doc_ids = _checks.encode_groups("docs", docs, t.shape[0])
+        if len(doc_ids) < 2:
+            raise ValueError(f"one topic and {len(doc_ids)} document: nothing to split into two folds; add documents")
+        self._warn(
+            f"{real.size} topic(s) only: the folds are whole documents ({len(doc_ids)}) clustered by their mean "
+            "embedding, not topic-disjoint; a question from fold 2 may be answerable from fold 1 (the question-side "
+            "check in splits/leakage.json catches those)"
+        )
+        return np.where(t >= 0, codes, -1), True  # outliers stay outliers
 
     def _prepare(self, embeddings: Any, topics: Any, units: Any, docs: Any):
         from scipy.spatial.distance import pdist, squareform  # scipy loads on first fit, not on import

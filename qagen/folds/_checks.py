@@ -69,6 +69,8 @@ def check_params(p: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     mc = p["max_clusters"]
     if not _is_int(mc) or not 2 <= mc <= MAX_CLUSTERS_CAP:
         raise ValueError(f"max_clusters must be an integer in [2, {MAX_CLUSTERS_CAP}]; got {mc!r}")
+    if p.get("few_topics", "raise") not in ("raise", "documents"):
+        raise ValueError(f"few_topics must be 'raise' or 'documents'; got {p['few_topics']!r}")
     if p.get("on_imbalance", "warn") not in ("warn", "raise"):
         raise ValueError(f"on_imbalance must be 'warn' or 'raise'; got {p['on_imbalance']!r}")
     seed = p["seed"]
@@ -112,7 +114,8 @@ def check_topics(topics: Any, n: int) -> np.ndarray:
     if real.size < 2:
         raise ValueError(
             f"FoldBuilder needs at least 2 non-outlier topics (label -1 marks outliers); got {real.size}: "
-            f"{real.tolist()}; lower the topic model's min_cluster_size or add documents"
+            f"{real.tolist()}; lower the topic model's min_cluster_size, add documents, or split whole documents "
+            "instead (few_topics='documents'; in a build: folds.few_topics = \"documents\")"
         )
     return t
 
