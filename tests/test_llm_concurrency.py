@@ -60,8 +60,12 @@ def test_requests_per_minute_is_never_exceeded():
         results = eng.run(requests(11))
         t = starts(srv)
     assert all(r.ok for r in results)
-    # In any window of 1 s at most rpm/60 = 5 requests start: 6 starts span at least ~1 s.
-    assert all(t[i + 5] - t[i] >= 0.97 for i in range(len(t) - 5)), [round(b - a, 3) for a, b in itertools.pairwise(t)]
+    # In any window of 1 s at most rpm/60 = 5 requests start: 6 starts span at least ~1 s. The
+    # server sees arrivals, not the pacer's starts: the first request also opens the connection
+    # (40 ms on this machine), which shortens the first gap it sees, so windows start at the second
+    # arrival. The pacer's own spacing is tested on its acquire() calls in test_llm_parts.py.
+    gaps = [round(b - a, 3) for a, b in itertools.pairwise(t)]
+    assert len(t) == 11 and all(t[i + 5] - t[i] >= 0.97 for i in range(1, len(t) - 5)), gaps
 
 
 def test_tokens_per_minute_is_never_exceeded():
