@@ -272,6 +272,8 @@ def test_heading_question_skips_boilerplate() -> None:
     assert heading_question("1 Einleitung", "Das Paket") is None
     assert heading_question("Copying", "EMP: Encapsulated METAPOST for LaTeX") is None
     assert heading_question("Already on the Tracker", "Extending MP to 3D and 4D") is None
+    assert heading_question("Ringraziamenti", "Documentazione del pacchetto LayAureo", "it") is None
+    assert heading_question("Auteurs", "Handleiding Debian Edu", "nl") is None
     assert heading_question("[2011/06/24 v1.1]", "The hopatch package") is None
     assert heading_question("Distribution", "EMP: Encapsulated METAPOST for LaTeX") == ("How do I get EMP?", 4)
 

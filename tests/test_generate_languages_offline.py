@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from qagen.config import GenerateConfig
@@ -96,3 +98,12 @@ def test_every_item_type_offline_in_the_documents_language(language: str) -> Non
     factoid = next(i for i in items if i.type == "factoid")
     assert factoid.entity == "help@multicol.example.net" and "multicol" in factoid.question
     assert not any(f" {a} " in item.question for item in items for a in ("Il", "Het", "Das", "Le", "El", "O"))
+
+
+@pytest.mark.parametrize(
+    ("language", "loose"),
+    [("it", r"\b(?:su|in|di) (?:il|lo|la|i|gli|le)\b"), ("pt", r"\b(?:em|de) (?:o|a|os|as)\b"), ("de", r"\bbei das\b")],
+)
+def test_prepositions_and_articles_are_joined_as_the_language_writes_them(language: str, loose: str) -> None:
+    questions = [i.question for i in items_in(language)]
+    assert questions and not [q for q in questions if re.search(loose, q, re.IGNORECASE)], questions

@@ -96,3 +96,14 @@ def test_a_page_counter_is_no_document_title():
     doc = Document("d", "docbook-xsl-doc-pdf__reference.pdf", "", "pdf", "ok", title="(1/75)")
     section = Section("d-s0", "d", doc.path, "(1/75)", "Some text about the stylesheets.", 1, 1, 0)
     assert document_titles([section], [doc]) == {"d": "Docbook xsl doc pdf reference"}
+
+
+def test_the_tail_of_a_title_set_on_two_lines_is_no_title():
+    from qagen.generate.context import document_titles
+    from qagen.records import Document, Section
+
+    doc = Document("d", "babel-spanish.pdf", "", "pdf", "ok", title="para el sistema babel.∗")
+    section = Section("d-s0", "d", doc.path, "Estilo spanish para el sistema babel", "Este estilo ...", 1, 1, 0)
+    assert document_titles([section], [doc]) == {"d": "Estilo spanish para el sistema babel"}
+    named = Document("m", "m.pdf", "", "pdf", "ok", title="multicol: columns for LaTeX")
+    assert document_titles([], [named]) == {"m": "multicol: columns for LaTeX"}

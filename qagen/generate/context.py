@@ -9,6 +9,7 @@ earlier stages wrote.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -179,9 +180,21 @@ def document_titles(sections: Iterable[Section], documents: Iterable[Document] =
 
 
 def _usable_title(title: str) -> bool:
-    """Not empty, not an author byline, and with a word in it: not a page counter ("(1/75)") or a date."""
+    """Not empty, not an author byline, with a word in it (not a page counter "(1/75)" or a date), and
+    not the tail of a title set on several lines ("para el sistema babel." of "Estilo spanish para el
+    sistema babel": it opens with a lower-case function word)."""
     title = title.strip()
-    return bool(title) and not is_byline(title) and re.search(r"[^\W\d_]{3}", title) is not None
+    if not title or is_byline(title) or re.search(r"[^\W\d_]{3}", title) is None:
+        return False
+    first = title.split()[0]
+    return not (first.islower() and first.isalpha() and first in _function_words())
+
+
+@functools.lru_cache(maxsize=1)
+def _function_words() -> frozenset[str]:
+    import stopwordsiso
+
+    return frozenset(stopwordsiso.stopwords(["en", "nl", "de", "fr", "es", "it", "pt"]))
 
 
 def _humanize(path: str) -> str:

@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from qagen.generate.context import GenerationContext, item_id
 from qagen.generate.entities import Entity, extract_entities
 from qagen.generate.factoids import entity_question
-from qagen.generate.forms import forms, languages
+from qagen.generate.forms import contract, forms, languages
 from qagen.generate.phrasing import (
     _wordset,
     definition_questions,
@@ -634,7 +634,7 @@ def _cloze_question(sentence: str, term: Term, heading: str, title: str, languag
     plain = plain or term.text.casefold() in topic.casefold()  # "(the \\difdef command)" would give it away
     about = subject if plain else f"{subject} ({topic})"
     if template is not None:
-        return template.format(about=lower_article(re.sub(r"^the\s+", "", about)), blanked=blanked)
+        return contract(template.format(about=lower_article(re.sub(r"^the\s+", "", about)), blanked=blanked), language)
     word = KIND_WORDS.get(term.kind) or _ENTITY_WORDS[term.kind]
     english = (
         'Which {word} completes this statement about {about}: "{blanked}"?',

@@ -13,11 +13,12 @@ import re
 from dataclasses import dataclass
 
 from qagen.generate.entities import Entity
-from qagen.generate.forms import forms
+from qagen.generate.forms import contract, forms
 from qagen.generate.phrasing import (
     _CONTACT_HEADINGS,
     _IMPERATIVE_VERBS,
     lower_first,
+    skipped_heading,
     the,
     to_first_person,
     topic_heading,
@@ -264,11 +265,13 @@ def entity_question(
         head = clean_heading(last_heading(heading)).rstrip(".:?")
         if head and not topic_heading(head):
             return None
-        topic = lower_first(head) if head and not _CONTACT_HEADINGS.match(head) else (title or head)
+        boilerplate = _CONTACT_HEADINGS.match(head) or skipped_heading(head)  # "Auteurs": the document, not them
+        topic = lower_first(head) if head and not boilerplate else (title or head)
         topic = re.sub(r"\buw\b", "mijn", topic) if language == "nl" else topic
         answer = sentence if len(sentence.split()) >= 4 else line
         subject = re.sub(r"^the\s+", "", document_subject(title))  # with_subject lowers a leading article
-        return EntityQuestion(with_subject(template.format(topic=topic), subject, language), answer, 3.0)
+        question = contract(with_subject(template.format(topic=topic), subject, language), language)
+        return EntityQuestion(question, answer, 3.0)
     at = line.find(entity.text)
     line_prefix = line[:at] if at >= 0 else ""
     after = line[at + len(entity.text) :] if at >= 0 else ""

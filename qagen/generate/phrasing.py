@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 
-from qagen.generate.forms import forms
+from qagen.generate.forms import contract, forms
 from qagen.generate.subjects import (
     capitalize,
     clean_heading,
@@ -124,7 +124,11 @@ _SKIP_HEADINGS = re.compile(
     r"rationale|motivation|background|discussion|(?:general |final |some )?remarks|details|basics|generalities|"
     r"preliminaries|philosophy|"
     r"inleiding|inhoud|inhoudsopgave|einleitung|inhalt|inhaltsverzeichnis|sommaire|introducción|índice|"
-    r"introduzione|indice|introdução|sumário)$",
+    r"introduzione|indice|introdução|sumário|"
+    # the same boilerplate in the other languages with forms: acknowledgements, authors, licence, references
+    r"ringraziamenti|agradecimientos|agradecimentos|dankwoord|danksagung|remerciements|"
+    r"autori|autores|auteurs?|autoren|licenza|licencia|licença|licentie|lizenz|"
+    r"bibliografia|bibliografía|bibliographie|literatur|literatuur|referencias|referências|riferimenti)$",
     re.IGNORECASE,
 )
 _AUX = r"(?:can|cannot|can't|does|do|did|is|are|was|were|will|would|should|must|may|might|has|have)"
@@ -274,7 +278,7 @@ def heading_question(heading: str, title: str, language: str = "en", body: str |
         template = forms(language).get("heading")
         if template is None or not subject:
             return None
-        return capitalize(template.format(heading=heading, subject=subject)), 3
+        return capitalize(contract(template.format(heading=heading, subject=subject), language)), 3
     low = lower_first(heading)
     if _CONTACT_HEADINGS.match(heading):
         return (f"Who can I contact about {subject}?", 4) if subject else None

@@ -2,7 +2,8 @@
 
 Each file may hold ``heading`` (a question about a section heading: ``{heading}``,
 ``{subject}``), ``cloze`` (a fill-in-the-blank question per term kind: ``{about}``,
-``{blanked}``) and ``factoid`` (a question per entity kind: ``{topic}``). English is written in
+``{blanked}``), ``factoid`` (a question per entity kind: ``{topic}``) and ``contractions``
+(preposition + article pairs the language joins: "su il" -> "sul"). English is written in
 code (its rules rephrase headings and sentences); any other language gets what its file has.
 Adding a language is adding a file.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from importlib import resources
 from typing import Any
 
@@ -23,6 +25,17 @@ def forms(language: str) -> dict[str, Any]:
     if not code.isalpha() or not path.is_file():
         return {}
     return dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+def contract(text: str, language: str) -> str:
+    """Preposition + article as the language writes them ("su il pacchetto" -> "sul pacchetto",
+    "em o pacote" -> "no pacote"), from the ``contractions`` of its forms file; case of the first
+    letter kept."""
+    pairs = forms(language).get("contractions") or {}
+    for loose, joined in pairs.items():
+        pattern = re.compile(r"(?<![\w'’])" + re.escape(loose), re.IGNORECASE)
+        text = pattern.sub(lambda m, j=joined: (j[:1].upper() + j[1:]) if m.group(0)[:1].isupper() else j, text)
+    return text
 
 
 def languages() -> list[str]:
