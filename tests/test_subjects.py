@@ -107,3 +107,12 @@ def test_the_tail_of_a_title_set_on_two_lines_is_no_title():
     assert document_titles([section], [doc]) == {"d": "Estilo spanish para el sistema babel"}
     named = Document("m", "m.pdf", "", "pdf", "ok", title="multicol: columns for LaTeX")
     assert document_titles([], [named]) == {"m": "multicol: columns for LaTeX"}
+
+
+def test_private_use_glyphs_and_leading_punctuation_leave_a_heading():
+    from qagen.generate.phrasing import heading_question
+    from qagen.generate.subjects import clean_heading
+
+    assert clean_heading("\uf646.\uf645 defaults") == "defaults"
+    asked = heading_question("\uf646.\uf645 defaults", "The metalogo package")
+    assert asked and "\uf646" not in asked[0] and ". defaults" not in asked[0]

@@ -82,7 +82,8 @@ def _fold(text: str) -> str:
 
 def clean_heading(heading: str) -> str:
     """A heading without its section number or footnote marks: "2.3 The option multicol" -> "The option multicol"."""
-    text = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", heading)).strip()
+    text = re.sub(r"[\ue000-\uf8ff]", "", heading)  # private-use glyphs: a symbol font's numbers, no text
+    text = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip()
     text = _PART_SUFFIX.sub("", text)
     for _ in range(2):  # "Appendix A.2 ..." loses both parts
         stripped = _NUMBERING.sub("", text, count=1)
