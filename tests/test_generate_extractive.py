@@ -434,6 +434,23 @@ def _items_for(texts: list[tuple[str, str]], title: str, types: list[str]) -> li
     )
 
 
+# Sentences a cloze may well be made from, appended beside the planted bad ones: a test then sees
+# both that MCQs are made and that none comes from the bad sentences.
+CLEAN_CLOZES = [
+    ("Breaks", "To end a column early, use the \\columnbreak command inside the environment."),
+    ("Balance", "The \\raggedcolumns command stops the last page's columns from being stretched."),
+    ("Gaps", "The gap between columns is set with \\setlength and the \\columnsep length."),
+    ("Rules", "A rule between columns is drawn when you change \\columnseprule with \\setlength first."),
+]
+
+
+def _cloze_sources(texts: list[tuple[str, str]], title: str) -> tuple[set[str], set[str]]:
+    """The sections MCQs were made from, ``texts`` then CLEAN_CLOZES, and the ids of the clean ones."""
+    items = _items_for([*texts, *CLEAN_CLOZES], title, ["mcq"])
+    clean = {f"d-{k}" for k in range(len(texts), len(texts) + len(CLEAN_CLOZES))}
+    return {i.source.section_ids[0] for i in items}, clean
+
+
 def test_a_heading_question_is_answered_by_its_whole_section() -> None:
     short = (
         "preceding paragraph. The left margin is set by \\galley_leftmargin. "
@@ -504,14 +521,9 @@ def test_cloze_sentences_stand_on_their_own() -> None:
         ("Syntax", "The \\exi command =⇒ typesets an exam- ple with its number in the margin."),
         ("Expex", "\\bblastx, as found in the expex package, refers to the example before the last."),
         ("Labels", "A label such as \\beta is printed in front of the example by the package."),
-        ("Breaks", "To end a column early, use the \\columnbreak command inside the environment."),
-        ("Balance", "The \\raggedcolumns command stops the last page's columns from being stretched."),
-        ("Gaps", "The gap between columns is set with \\setlength and the \\columnsep length."),
-        ("Rules", "A rule between columns is drawn when you change \\columnseprule with \\setlength first."),
     ]
-    items = _items_for(texts, "The multicol package", ["mcq"])
-    asked_from = {i.source.section_ids[0] for i in items}
-    assert asked_from and asked_from <= {"d-14", "d-15", "d-16", "d-17"}, sorted(asked_from)
+    asked_from, clean = _cloze_sources(texts, "The multicol package")
+    assert asked_from and asked_from <= clean, sorted(asked_from)
 
 
 def test_no_cloze_from_a_changelog_entry_and_no_heading_that_gives_the_answer_away() -> None:
@@ -644,14 +656,9 @@ def test_cloze_sentences_with_margin_notes_or_listing_debris_are_not_asked() -> 
         ("Dots", "\\adots In AMS-LaTeX there is a \\ddots command but no command for the other diagonal."),
         ("Font", "Changes the fontseries of the output with \\chemformula@series in every formula."),
         ("Protrusion", "The \\textquoteleft = {700, } } which would result in the character being protruded."),
-        ("Breaks", "To end a column early, use the \\columnbreak command inside the environment."),
-        ("Balance", "The \\raggedcolumns command stops the last page's columns from being stretched."),
-        ("Gaps", "The gap between columns is set with \\setlength and the \\columnsep length."),
-        ("Rules", "A rule between columns is drawn when you change \\columnseprule with \\setlength first."),
     ]
-    items = _items_for(texts, "The multicol package", ["mcq"])
-    asked_from = {i.source.section_ids[0] for i in items}
-    assert asked_from and asked_from <= {"d-6", "d-7", "d-8", "d-9"}, sorted(asked_from)
+    asked_from, clean = _cloze_sources(texts, "The multicol package")
+    assert asked_from and asked_from <= clean, sorted(asked_from)
 
 
 def test_a_stub_announcing_its_subsections_is_no_answer_to_its_heading() -> None:
@@ -693,13 +700,9 @@ def test_a_sentence_cut_before_its_display_is_no_answer() -> None:
 def test_figure_labels_in_a_sentence_give_no_cloze() -> None:
     texts = [
         ("Compressor", "The compressor \\pic il t ir l r ol b or 20 mm is drawn with its inlet on the left side."),
-        ("Breaks", "To end a column early, use the \\columnbreak command inside the environment."),
-        ("Balance", "The \\raggedcolumns command stops the last page's columns from being stretched."),
-        ("Gaps", "The gap between columns is set with \\setlength and the \\columnsep length."),
-        ("Rules", "A rule between columns is drawn when you change \\columnseprule with \\setlength first."),
     ]
-    items = _items_for(texts, "The chemplants package", ["mcq"])
-    assert items and "d-0" not in {i.source.section_ids[0] for i in items}
+    asked_from, _ = _cloze_sources(texts, "The chemplants package")
+    assert asked_from and "d-0" not in asked_from
 
 
 def test_internal_macros_and_run_together_headings() -> None:
@@ -721,10 +724,6 @@ def test_round_11_heading_and_cloze_cases() -> None:
         ("Tags", "If that is greater than \\maxdimen, we mark the tag to be calculated again later."),
         ("Retokenize", "The solution, of course, is judicious use of \\retokenize in the macro body."),
         ("Delimiters", "Both methods mean that you have to delete your \\DeclarePairedDelimiter command."),
-        ("Breaks", "To end a column early, use the \\columnbreak command inside the environment."),
-        ("Balance", "The \\raggedcolumns command stops the last page's columns from being stretched."),
-        ("Gaps", "The gap between columns is set with \\setlength and the \\columnsep length."),
-        ("Rules", "A rule between columns is drawn when you change \\columnseprule with \\setlength first."),
     ]
-    items = _items_for(texts, "The multicol package", ["mcq"])
-    assert items and not {"d-0", "d-1", "d-2"} & {i.source.section_ids[0] for i in items}
+    asked_from, _ = _cloze_sources(texts, "The multicol package")
+    assert asked_from and not {"d-0", "d-1", "d-2"} & asked_from
