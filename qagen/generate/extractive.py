@@ -34,7 +34,6 @@ from qagen.generate.entities import Entity, extract_entities
 from qagen.generate.factoids import entity_question
 from qagen.generate.forms import contract, forms, languages
 from qagen.generate.phrasing import (
-    _wordset,
     definition_questions,
     heading_question,
     sentence_questions,
@@ -43,7 +42,7 @@ from qagen.generate.phrasing import (
 )
 from qagen.generate.subjects import clean_heading, document_subject, lower_article, with_subject
 from qagen.generate.terms import KIND_WORDS, Term, find_terms, pick_distractors, term_key
-from qagen.generate.text import Unit, last_heading, n_words, render_units, units, whole_body
+from qagen.generate.text import Unit, last_heading, n_words, render_units, units, whole_body, word_set
 from qagen.io import sha256_text
 from qagen.records import GeneratorInfo, Item, ItemType, Section
 
@@ -214,7 +213,7 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
                 asked_here = [(q, sc) for q, sc in asked_here if _RELIABLE_SENTENCE_FORM.search(q)]
             for question, score in asked_here:
                 answer = _sentence_answer(body, unit)
-                if not re.search(r"[.!?)\"”’]$|\n- [^\n]+$", answer.strip()):
+                if not _ENDS_WHOLE.search(answer.strip()):
                     continue  # "... by assigning" / "... use the R command": cut before a display or code
                 if not _POINTS_ELSEWHERE.search(answer) and not _LISTING.search(answer):
                     candidates.append((float(score), unit.index, question, answer))
@@ -233,6 +232,8 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
     return items
 
 
+# An answer that ends where a sentence or a list item ends, not cut before a display or a page break.
+_ENDS_WHOLE = re.compile(r"[.!?)\"”’]$|\n- [^\n]+$")
 # Sentence questions whose one-sentence answer readers found natural and complete (rounds 4-10 on
 # real manuals, 65 items): "What should I do if ...?" over an instruction (86 % natural, 86 %
 # correct), "What is X?" over "X is a ..." (80 / 80 %), opening hours and costs. Left out by
@@ -253,7 +254,7 @@ def _answers_heading(question: str, answer: str) -> bool:
     """
     if _LISTING.search(answer) or answer.count(" | ") >= 3 or _glyph_junk(answer) or _POINTS_OUTSIDE.search(answer):
         return False
-    if not re.search(r"[.!?)\"”’]$|\n- [^\n]+$", answer.strip()):
+    if not _ENDS_WHOLE.search(answer.strip()):
         return False  # cut at a page break or before a display: "... add tokens to the"
     if _ABOUT_THE_DOCUMENT.search(answer):
         return False  # "This section presents a treatment of the ideas behind ...": about the manual, not the topic
@@ -556,23 +557,23 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
 
 
 # Words after which a command name can stand in prose ("use \\foo", "the \\foo command", "with \\foo").
-_BEFORE_NAME = _wordset(
+_BEFORE_NAME = word_set(
     "the a an this that each every any with use uses using used by via and or to as is are was were call calls "
     "called calling command macro new own its their your our then both like from in on for after before when if "
     "unless while than of into see issue issuing define defines redefine redefines write writing type typing put "
     "place say said means mean not also only just"
 )
-_PRONOUNS_BEFORE = _wordset("i you we they he she it")
-_SHORT_WORDS = _wordset("a an as at be by do go he i if in is it me my no of on or so to up us we am")
+_PRONOUNS_BEFORE = word_set("i you we they he she it")
+_SHORT_WORDS = word_set("a an as at be by do go he i if in is it me my no of on or so to up us we am")
 # Words that can follow a command name in prose ("\\foo command", "\\foo takes", "\\foo and \\bar").
-_AFTER_NAME = _wordset(
+_AFTER_NAME = word_set(
     "command commands macro macros environment environments option options key keys length counter is are was "
     "were can will may must should could would takes take does do has have gives produces prints typesets sets "
     "and or with in for to which that instead as then inside within at by on from after before if when but so "
     "not also only first itself"
 )
 # Placeholders a manual uses for "any command": never an answer.
-_PLACEHOLDER_NAMES = _wordset("\\command \\macro \\foo \\bar \\baz \\cs \\name \\mycommand \\mymacro \\something")
+_PLACEHOLDER_NAMES = word_set("\\command \\macro \\foo \\bar \\baz \\cs \\name \\mycommand \\mymacro \\something")
 
 
 def _spliced(text: str, term: str) -> bool:

@@ -22,12 +22,8 @@ from qagen.generate.subjects import (
     subject_preposition,
     with_subject,
 )
+from qagen.generate.text import word_set
 from qagen.io import sha256_text
-
-
-def _wordset(words: str) -> frozenset[str]:
-    return frozenset(words.split())
-
 
 # Gerunds whose base form is not the gerund minus "ing" (and British doubled "l").
 _GERUNDS = {
@@ -67,7 +63,7 @@ _GERUNDS = {
     "heating": "heat",
 }
 # Verbs ending in a silent e that the spelling rules below miss (making -> make).
-_E_VERBS = _wordset(
+_E_VERBS = word_set(
     "make take prepare change store save choose manage use leave arrive give write move drive receive "
     "share close secure configure replace reduce remove create complete continue type come become care "
     "compare decide describe escape exercise measure practise promote provide purchase refuse require "
@@ -78,25 +74,25 @@ _E_VERBS = _wordset(
     "encode type typeset determine rename define redefine"
 )
 # A gerund followed by one of these is an adjective: "Opening hours", "Parking garage".
-_GERUND_ADJ_NOUNS = _wordset(
+_GERUND_ADJ_NOUNS = word_set(
     "hours times signs garage garages room rooms area areas list card cards light lights instructions example examples "
     "style styles "
     "conditions requirements address process procedure period pattern schedule options method methods "
     "guide tips costs fees rates days day permit permits space spaces allowance"
 )
-_LIST_NOUNS = _wordset(
+_LIST_NOUNS = word_set(
     "checks codes specifications holidays rates instructions effects contacts signs hours times options "
     "requirements rules steps tariffs prices costs fees levels parts contents limits conditions dates "
     "types lights"
 )
-_MASS_NOUNS = _wordset(
+_MASS_NOUNS = word_set(
     "leave parking relief information advice equipment software hardware insurance care support help "
     "feedback luggage furniture water milk coffee time work traffic transport access security privacy "
     "maintenance training guidance treatment medication physiotherapy absence pay tax research data "
     "energy health safety behaviour conduct evidence money cash wifi wi-fi internet power consent approval "
     "availability lunch advice flexibility ergonomics accommodation"
 )
-_ING_NOUNS = _wordset(
+_ING_NOUNS = word_set(
     "parking waiting meeting training building booking opening warning living dining changing sitting visiting "
     "cleaning washing heating cooling shopping recycling charging operating shipping billing packing nursing "
     "boarding landing ceiling clothing evening morning housing funding marketing engineering"
@@ -391,14 +387,14 @@ _PROCESS_NOUNS = {
     "loading": "load",
 }
 # Plural nouns for things a package or product offers: "Options" -> "Which options does X provide?"
-_OFFER_NOUNS = _wordset(
+_OFFER_NOUNS = word_set(
     "options commands macros features settings functions parameters environments symbols keys arguments "
     "modes styles variants tools components accessories modules extensions hooks counters fonts shortcuts "
     "controls buttons indicators programs"
 )
 
 
-_IMPERATIVE_VERBS = _wordset(
+_IMPERATIVE_VERBS = word_set(
     "install use configure set change add remove create define emulate load enable disable select choose print "
     "save open close connect update reset replace clean insert write typeset draw make build run test call format "
     "customize customise adjust specify declare redefine include import export convert combine align number "
@@ -667,12 +663,12 @@ _DEF_VERBS = {
 }
 _LET_VERBS = ("allows", "lets", "enables", "helps")
 # Verbs that state what a name has or uses; for a bare name they rarely define it.
-_STATE_VERBS = _wordset("uses contains includes requires needs has holds equals means handles loads")
+_STATE_VERBS = word_set("uses contains includes requires needs has holds equals means handles loads")
 _NAME = r"(\\[A-Za-z@]+\*?|[A-Za-z][\w-]*[A-Z0-9][\w-]*|[a-z][\w-]*\.(?:sty|cls|mp|tex))"
 _RESTRICTIVE = r"(?:,|\bwhich\b|\bthat\b|\bwho\b)"
 
 
-_DOCUMENT_NOUNS = _wordset("document manual guide handbook documentation definition reference tutorial book")
+_DOCUMENT_NOUNS = word_set("document manual guide handbook documentation definition reference tutorial book")
 
 
 def _same_kind(noun: str, subject: str, definite: bool = False) -> bool:
@@ -707,8 +703,7 @@ def definition_questions(sentence: str, subject: str) -> list[tuple[str, int]]:
     if m and subject and not _same_kind(m.group(2), subject, definite=m.group(1) == "The"):
         m = None  # "This application uses autoconf" in the Ubuntu Packaging Guide: an example's application
     if m and subject:
-        m = re.match(rf"^(?:The|This|Our|Your) (?:{_SELF_NOUNS}) ([a-z]+s)\b(.*)$", s)
-        verb, rest = m.group(1), m.group(2).strip()
+        verb, rest = m.group(3), m.group(4).strip()
         if verb in _DEF_VERBS and rest and not rest.startswith(("to ", ",")):
             out.append((f"What does {subject} {_DEF_VERBS[verb]}?", 4))
         elif verb in _LET_VERBS and rest:

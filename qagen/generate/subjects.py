@@ -14,6 +14,8 @@ import re
 import unicodedata
 from pathlib import PurePath
 
+from qagen.generate.text import word_set
+
 # "2.3 ", "10.1. ", "A.2 ", "IV. ", "§ 4 ", and the lone letters some PDFs put before headings ("f Standard ...").
 _NUMBERING = re.compile(
     r"^\s*(?:"
@@ -48,16 +50,12 @@ _PACKAGE_FIRST = re.compile(r"^(?:package|paket|pakket|paquete|pacchetto|pacote)
 _NAMED_KIND = re.compile(r"^((?:the\s+)?\S+\s+(?:package|class|bundle|library|module))\s+[A-Z].*$", re.IGNORECASE)
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 _NAMED_ANYWHERE = re.compile(r"\bthe ([\w@.-]+) (?:package|class|module|library)\b", re.IGNORECASE)
 _NAME_THEN_PACKAGE = re.compile(r"^([\w@.-]+),? (?:is )?(?:a|an) (?:\S+ ){0,3}package\b", re.IGNORECASE)
 _MANUAL_FOR = re.compile(r"\b(?:manual|guide|documentation) (?:for|of) (?:the )?([\w@.-]+)$", re.IGNORECASE)
 _FILE_ANYWHERE = re.compile(r"\b([\w@-]+)\.(?:sty|cls)\b")
 _OWNER = re.compile(r"\b(?:at|of|from|by|to)\s+((?:[A-Z][\w'’&-]*\s?){1,5})$")
-_RULE_NOUNS = _words(
+_RULE_NOUNS = word_set(
     "policy policies plan programme program procedure procedures regulations rules terms agreement guidelines"
 )
 # "American Mathematical Society Barbara Beeton": an affiliation and a person, read as the title.
@@ -65,11 +63,11 @@ _BYLINE = re.compile(
     r"\b(?:Society|University|Institute|College|Laboratory|Corporation|Foundation)\s+"
     r"[A-Z][a-zà-ÿ]+(?:\s+[A-Z]\.)?\s+[A-Z][a-zà-ÿ'’-]+$"
 )
-_INSTITUTION_NOUNS = _RULE_NOUNS | _words(
+_INSTITUTION_NOUNS = _RULE_NOUNS | word_set(
     "clinic hospital centre center department service services team company office school university library "
     "museum council ministry agency association foundation institute unit ward practice pharmacy"
 )
-_GENERIC = _words(
+_GENERIC = word_set(
     "the a an of for and or to in on with by my your our this that package packages manual guide user users "
     "documentation document handbook version news macro macros class font fonts system latex tex bundle "
     "extension style file files"
@@ -95,7 +93,7 @@ def clean_heading(heading: str) -> str:
     return re.sub(r"\s+", " ", _FOOTNOTE_MARKS.sub(" ", text)).strip(" .:;-–—")
 
 
-_ARTICLES = _words("the a an de het een der die das ein eine le la les un une el los las lo il gli i o os as um uma")
+_ARTICLES = word_set("the a an de het een der die das ein eine le la les un une el los las lo il gli i o os as um uma")
 
 
 def lower_article(subject: str) -> str:

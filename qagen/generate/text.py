@@ -5,6 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+
+def word_set(words: str) -> frozenset[str]:
+    """A word list written as one string ("the a an") as a set."""
+    return frozenset(words.split())
+
+
 _BULLET = re.compile(r"^\s*(?:[-•*▪◦‣–·]|\d{1,2}[.)])\s+")
 _ABBREVIATIONS = re.compile(
     r"\b(?:e\.g|i\.e|etc|a\.m|p\.m|approx|no|nr|vs|dr|mr|mrs|ms|st|incl|excl|min|max|tel|fig|ca|resp)\.$"

@@ -179,10 +179,10 @@ def fit_topics(
     params = effective_params(embeddings.shape[0], embeddings.shape[1], config)
     clusterer = None
     if groups is not None and len(set(groups)) > 1:
-        from qagen.topics.components import GroupedClusterer
+        from qagen.topics.components import MIN_SECTIONS, GroupedClusterer
 
         def params_for(n: int) -> dict[str, Any]:
-            return effective_params(max(n, 5), embeddings.shape[1], config)
+            return effective_params(max(n, MIN_SECTIONS), embeddings.shape[1], config)
 
         clusterer = GroupedClusterer(groups, params_for, seed)
         if len(set(clusterer.pooled().tolist())) < 2:
