@@ -7,7 +7,6 @@ Each function takes a :class:`~qagen.runner.StageContext` and returns a
 from __future__ import annotations
 
 import logging
-import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -315,8 +314,7 @@ def _auto_unit(fit: Any) -> tuple[Any, str]:
 
 def _whole_groups(builder: Any) -> set[str]:
     """The groups (languages) a fit put whole in one fold because no split of theirs kept both halves."""
-    found = (re.match(r"groups: (\S+): no split keeps both halves", w) for w in builder.warnings_)
-    return {m.group(1) for m in found if m}
+    return {g for g, why in builder.whole_groups_.items() if why == "no split keeps both halves"}
 
 
 def _folds_fingerprint(config: Any, extra: dict[str, Any]) -> Any:

@@ -45,6 +45,7 @@ def test_a_language_with_one_topic_goes_to_the_smaller_fold_with_a_note():
     language = np.where(topics == 5, "pt", language)  # Portuguese: one topic
     fb = FoldBuilder(min_fold_ratio=0.0).fit(x, topics, units, groups=language)
     assert any(w.startswith("groups: pt: one topic; all its 30 sections in fold") for w in fb.warnings_)
+    assert fb.whole_groups_ == {"pt": "one topic"}
     assert len({int(f) for f in fb.fold_[language == "pt"]}) == 1
 
 

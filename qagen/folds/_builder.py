@@ -69,6 +69,8 @@ class FoldBuilder:
         candidates_: Every candidate tried, with its score, balance and status, as dicts.
         metrics_: Separation and coverage metrics (JSON-ready; see the package docstring).
         warnings_: Problems that did not stop the fit (e.g. a fold with one unit has no test part).
+        whole_groups_: With ``groups``: each group that went whole into one fold, and why ("one
+            topic", "no split keeps both halves"); empty without groups.
     """
 
     def __init__(
@@ -157,9 +159,10 @@ class FoldBuilder:
             if np.unique(group_codes[data.topic >= 0]).size < 2:
                 group_codes = None  # one group: the plain method
         if group_codes is not None:
-            chosen, cands, notes = _candidates.grouped(
+            chosen, cands, notes, whole = _candidates.grouped(
                 data, group_codes, group_ids, self._distances, self._linkages, self.min_fold_ratio, self.max_clusters
             )
+            self.whole_groups_ = {str(g): why for g, why in whole.items()}
             for note in notes:
                 self._warn(f"groups: {note}")
             if chosen is not None:
@@ -168,7 +171,7 @@ class FoldBuilder:
                 chosen = None
             elif chosen is None:
                 self._warn("groups: joining the groups' halves left a fold empty; the topics are split as one corpus")
-                group_codes = None
+                group_codes, self.whole_groups_ = None, {}
         if group_codes is None and chosen is None:
             cands = _candidates.candidates(
                 data, self._distances, self._linkages, self.min_fold_ratio, self.max_clusters
@@ -216,6 +219,7 @@ class FoldBuilder:
         for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
             delattr(self, name)
         self.warnings_: list[str] = []
+        self.whole_groups_: dict[str, str] = {}
 
     def _pseudo_topics(self, topics: Any, docs: Any) -> tuple[Any, bool]:
         """With ``few_topics="documents"`` and fewer than two topics: one pseudo-topic per document."""

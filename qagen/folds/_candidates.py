@@ -248,7 +248,7 @@ def grouped(
     linkages: tuple[str, ...],
     min_ratio: float,
     max_clusters: int,
-) -> tuple[Candidate | None, list[Candidate], list[str]]:
+) -> tuple[Candidate | None, list[Candidate], list[str], dict[Any, str]]:
     """Split the topics of each group (a language) in two on their own, then join the halves.
 
     Each topic belongs to the group most of its sections are in. Every group with two or more
@@ -256,7 +256,8 @@ def grouped(
     its larger half goes to whichever fold is smaller so far, so every language sits in both folds.
     A group with one topic, or whose every split empties a fold, goes whole to the smaller fold,
     with a note. Returns the joined candidate (None if a fold stays empty), every group's
-    candidates (their ``group`` set) and the notes.
+    candidates (their ``group`` set), the notes, and the groups put whole in one fold with why
+    ("one topic" or "no split keeps both halves").
     """
     n_topics = data.centroids.shape[0]
     sec = data.topic >= 0
@@ -306,15 +307,16 @@ def grouped(
         fold_of_topic[members] = np.where(half == 1, larger, other)
         for f in (1, 2):
             totals[f - 1] += sizes[members[fold_of_topic[members] == f]].sum()
+    kept_whole = {group_ids[g]: why for g, _, why in whole}
     if not ((fold_of_topic == 1).any() and (fold_of_topic == 2).any()):
-        return None, out, notes
+        return None, out, notes, kept_whole
     joined = _judge(evaluate(data, fold_of_topic == 1, (len(out), "per-group", "per-group", 2)), min_ratio)
     for g, members, why in whole:  # told with the joined folds' numbers (fold 1 is the larger)
         n = int(sizes[members].sum())
         notes.append(f"{group_ids[g]}: {why}; all its {n} sections in fold {int(joined.fold_of_topic[members[0]])}")
     if joined.sections[1] == 0:
-        return None, out, notes
+        return None, out, notes, kept_whole
     if joined.status != "ok":
         joined.reason = f"below min_fold_ratio {min_ratio:g} after joining the groups"
     joined.status = "chosen"
-    return joined, out, notes
+    return joined, out, notes, kept_whole
