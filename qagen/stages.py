@@ -338,11 +338,11 @@ def run_folds(ctx: StageContext) -> StageOutput:
 
     import numpy as np
 
+    from qagen.generate.language import document_languages
+
+    doc_language, _ = document_languages(sections)  # for the groups and for the languages per fold
     groups = None
     if cfg.by_language == "auto":
-        from qagen.generate.language import document_languages
-
-        doc_language, _ = document_languages(sections)
         groups = np.asarray([doc_language.get(s.doc_id, "und") for s in sections])
 
     def fit(unit: str) -> Any:
@@ -399,7 +399,7 @@ def run_folds(ctx: StageContext) -> StageOutput:
         data["unit_choice"] = unit_note
     data["source_kinds"] = list(kinds)
     data["section_kinds"] = dict(Counter(s.kind for s in sections).most_common())
-    data["languages"], data["language_warnings"] = _fold_languages(sections, assignments)
+    data["languages"], data["language_warnings"] = _fold_languages(sections, assignments, doc_language)
     for warning in data["language_warnings"]:
         ctx.log(f"warning: folds: {warning}")
     status = Counter(a.status for a in assignments)
@@ -413,15 +413,16 @@ LANGUAGE_FOLD_SHARE = 0.9  # a language with this share of its sections in one f
 LANGUAGE_MIN_SECTIONS = 10
 
 
-def _fold_languages(sections: list[Any], assignments: list[Any]) -> tuple[dict[str, dict[str, int]], list[str]]:
+def _fold_languages(
+    sections: list[Any], assignments: list[Any], languages: dict[str, str]
+) -> tuple[dict[str, dict[str, int]], list[str]]:
     """Kept sections per fold and language, and a warning for each language that sits in one fold.
 
     When folds follow languages (a Dutch fold and an Italian one), "refuse the other fold's
     questions" partly measures "refuse questions in another language".
     """
-    from qagen.generate.language import document_languages, language_name
+    from qagen.generate.language import language_name
 
-    languages, _ = document_languages(sections)
     by_fold: dict[int, Counter[str]] = {}
     for section, a in zip(sections, assignments, strict=True):
         if a.status == "kept" and a.fold is not None:

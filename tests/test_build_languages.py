@@ -10,6 +10,7 @@ from fast import FAST_COMPONENTS
 
 from qagen.config import Config
 from qagen.generate.extractive import offline_language_warning
+from qagen.generate.language import document_languages
 from qagen.records import FoldAssignment, Section
 from qagen.runner import StageContext
 from qagen.stages import _fold_languages, _no_items, embed_choice
@@ -99,10 +100,11 @@ def test_folds_that_follow_the_languages_are_said_to() -> None:
         sections.append(Section(f"s{k}", doc, f"{doc}.md", "H", text, 1, 1, k))
         fold = 1 if k < 12 else 2
         assignments.append(FoldAssignment(f"s{k}", 0, f"s{k}", "kept", fold, "validation"))
-    table, warnings = _fold_languages(sections, assignments)
+    languages, _ = document_languages(sections)  # as run_folds detects them, once per stage
+    table, warnings = _fold_languages(sections, assignments, languages)
     assert table == {"1": {"de": 12}, "2": {"en": 12}}
     assert len(warnings) == 2 and "100 % of the 12 German sections are in fold 1" in warnings[0]
     mixed = [
         FoldAssignment(a.section_id, 0, a.unit_id, "kept", 1 + k % 2, "validation") for k, a in enumerate(assignments)
     ]
-    assert _fold_languages(sections, mixed)[1] == []
+    assert _fold_languages(sections, mixed, languages)[1] == []
