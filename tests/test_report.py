@@ -410,3 +410,15 @@ def test_a_split_kept_below_the_fold_ratio_is_warned_in_the_report():
     view = fold_view(ReportData(folds=folds))
     assert view["warnings"][0].startswith("No split meets min_fold_ratio=0.3")
     assert not any("its test part is empty" in w for w in view["warnings"])  # said once, from the metrics
+
+
+def test_an_unbalanced_split_the_builder_already_warned_about_is_said_once():
+    data = make_data()
+    metrics = {**data.folds["metrics"], "small_fold_ratio": 0.05}
+    plain = fold_view(ReportData(folds={**data.folds, "metrics": metrics}))
+    assert any(w.startswith("The folds are unbalanced") for w in plain["warnings"])
+    chosen = {**(data.folds.get("chosen") or {}), "reason": "below min_fold_ratio 0.3: the most balanced split found"}
+    note = "no split meets min_fold_ratio=0.3; kept the most balanced one found: fold 2 holds 0.050 ..."
+    kept = fold_view(ReportData(folds={**data.folds, "metrics": metrics, "chosen": chosen, "warnings": [note]}))
+    assert not any(w.startswith("The folds are unbalanced") for w in kept["warnings"])
+    assert kept["warnings"][0].startswith("No split meets min_fold_ratio=0.3")

@@ -165,7 +165,8 @@ def fold_view(data: ReportData) -> dict[str, Any] | None:
     warnings = [w[:1].upper() + w[1:] for w in builder_warnings if "its test part is empty" not in w]
     warnings += [str(w) for w in data.folds.get("language_warnings") or []]
     ratio = m.get("small_fold_ratio")
-    if isinstance(ratio, int | float) and ratio < 0.1 and not any("min_fold_ratio" in w for w in builder_warnings):
+    kept_below = (data.folds.get("chosen") or {}).get("reason")  # already warned by the fold builder
+    if isinstance(ratio, int | float) and ratio < 0.1 and not kept_below:
         warnings.append(
             f"The folds are unbalanced: fold 2 holds {100 * ratio:.1f}% as many sections as fold 1. "
             "Consider folds.min_fold_ratio or another folds.distance/linkage."
