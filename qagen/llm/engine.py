@@ -94,6 +94,9 @@ class LLMEngine:
         config: The ``[llm]`` config section (or a whole :class:`~qagen.config.Config`).
         cache_path: SQLite file of the request cache; None disables caching.
         progress: Show a progress bar.
+        pacer: The rate limiter to wait on; by default one built from the config's
+            ``requests_per_minute`` and ``tokens_per_minute``. Engines that call the same
+            endpoint can share one, so that their requests count against one limit.
 
     ``stats`` accumulates over every ``run()`` of this engine, and so does the budget; a
     stop (budget, a streak of failures, authentication) is final for the engine.
@@ -107,6 +110,7 @@ class LLMEngine:
         config: LLMConfig | Config | None = None,
         cache_path: str | Path | None = None,
         progress: bool = False,
+        pacer: Pacer | None = None,
     ) -> None:
         from qagen.llm.registry import get_llm
 
@@ -122,7 +126,7 @@ class LLMEngine:
             )
         self.stats = LLMStats(backend=public_id(self.llm.id), model=self.llm.model, cost_known=self.price is not None)
         self._budget = Budget(self.config.max_requests, self.config.max_cost_usd)
-        self._pacer = Pacer(self.config.requests_per_minute, self.config.tokens_per_minute)
+        self._pacer = pacer or Pacer(self.config.requests_per_minute, self.config.tokens_per_minute)
         self._stopped: str | None = None
         self._streak = 0
         self._probed = False
