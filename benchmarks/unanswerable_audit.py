@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from qagen.io import safe_cell, write_text
 from qagen.score.refusal import RefusalDetector
 
 PHRASES = ("i cannot answer", "i can't answer", "i do not know", "i don't know", "cannot be answered")
@@ -84,6 +86,15 @@ def moved_by_question_check(out: Path) -> list[dict[str, Any]]:
     return [e for e in entries if (e.get("answerability") or {}).get("answerable")]
 
 
+def csv_rows(rows: list[dict[str, Any]]) -> str:
+    """The rows as CSV text, text cells guarded against spreadsheet formulas (as every qagen CSV)."""
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=list(rows[0]) if rows else ["item_id"], lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({k: safe_cell(v) if isinstance(v, str) else v for k, v in row.items()} for row in rows)
+    return buf.getvalue()
+
+
 def summarize(labels: Path) -> dict[str, Any]:
     rows = list(csv.DictReader(labels.open(encoding="utf-8")))
     verdicts = [r.get("corpus_answers", "").strip().lower() for r in rows]
@@ -113,10 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         "moved_by_question_check": len(moved_by_question_check(args.out)),
     }
     if args.csv:
-        with args.csv.open("w", encoding="utf-8", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=list(rows[0]) if rows else ["item_id"])
-            writer.writeheader()
-            writer.writerows(rows)
+        write_text(args.csv, csv_rows(rows))
         print(f"wrote {len(rows)} row(s) to {args.csv}", file=sys.stderr)
     if args.labels:
         result.update(summarize(args.labels))

@@ -19,6 +19,12 @@ def _json(name: str) -> Artifact:
     return Artifact(name, write_json, read_json)
 
 
+def _read_scores(path: Path) -> Any:
+    from qagen.score import read_scores
+
+    return read_scores(path)
+
+
 def _npy(name: str) -> Artifact:
     return Artifact(name, write_npy, read_npy)
 
@@ -63,7 +69,7 @@ ARTIFACTS: dict[str, Artifact] = {
         _json("funnel.json"),
         Artifact("crosseval.json", _write_splits, read_json),
         _jsonl("reviews.jsonl", Verdict),
-        _json("scores.json"),  # written by `qagen score`; the report stage shows it
+        Artifact("scores.json", write_json, _read_scores),  # written by `qagen score`; the report stage shows it
         Artifact("report.html", write_text, lambda p: p.read_text(encoding="utf-8")),
     )
 }

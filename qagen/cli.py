@@ -88,12 +88,14 @@ def _is_user_error(exc: Exception) -> bool:
     from qagen.embed.base import EmbedError
     from qagen.generate.prompts import PromptError
     from qagen.ingest import IngestError
+    from qagen.io import OutputFolderError
     from qagen.llm.base import LLMError
     from qagen.llm.registry import LLMSpecError
     from qagen.review import ReviewError
     from qagen.score.answers import ScoreError
 
-    return isinstance(exc, IngestError | LLMError | LLMSpecError | PromptError | ReviewError | ScoreError | EmbedError)
+    user_errors = (IngestError, LLMError, LLMSpecError, PromptError, ReviewError, ScoreError, EmbedError)
+    return isinstance(exc, (*user_errors, OutputFolderError))
 
 
 class _Force(click.ParamType):

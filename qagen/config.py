@@ -33,6 +33,11 @@ class ParseConfig(_Section):
         default_factory=lambda: ["pdf", "txt", "md", "html"],
         description="formats read: pdf, txt, md, html (by extension; PDF and HTML also by content)",
     )
+    symlinks: Literal["inside", "follow", "skip"] = Field(
+        "inside",
+        description="symbolic links: inside = follow those that stay in the documents folder (others are "
+        "skipped and listed), follow = follow every link, skip = follow none",
+    )
     heading_size_ratio: float = Field(1.08, gt=1.0, description="a line this much larger than body text is a heading")
     bold_headings: bool = Field(True, description="short bold lines in body size start a section")
     gap_factor: float = Field(

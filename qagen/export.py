@@ -11,7 +11,10 @@ corpus file (the pages to load into the chatbot's store for that iteration):
   (``EvaluationDataset().add_goldens_from_json_file``).
 - ``hf``: ``data/{name}.jsonl`` with flat columns plus a ``README.md`` whose configs make
   ``load_dataset(DIR)`` work; ``load_dataset("json", data_files=...)`` works on the files too.
-- ``csv``: ``{name}.csv`` with the same flat columns (lists as JSON text).
+- ``csv``: ``{name}.csv`` with the same flat columns (lists as JSON text). A text cell that
+  a spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, tab or
+  carriage return, or an apostrophe) gets a leading apostrophe; ``qagen.io.unguard_cell``
+  removes it when reading the file with pandas or ``csv``.
 
 An unanswerable question (its fold is not in the iteration's corpus) has the configured
 refusal as expected answer, ``answerable = false`` and ``expected_behavior = "refuse"``;
@@ -26,7 +29,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from qagen.io import iter_jsonl, read_json, write_json, write_jsonl, write_text
+from qagen.io import check_output_folder, iter_jsonl, read_json, safe_cell, write_json, write_jsonl, write_text
 
 FORMATS = ("ragas", "deepeval", "hf", "csv")
 CROSSEVAL = "crosseval.json"
@@ -66,6 +69,7 @@ def export(out_dir: Path, fmt: str, dest: Path) -> list[Path]:
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
     out_dir, dest = Path(out_dir), Path(dest)
+    check_output_folder(dest, "export folder")
     crosseval_path = out_dir / CROSSEVAL
     if not crosseval_path.is_file():
         raise FileNotFoundError(
@@ -220,7 +224,7 @@ def _cell(value: Any) -> Any:
         return json.dumps(value, ensure_ascii=False)
     if value is None:
         return ""
-    return value
+    return safe_cell(value) if isinstance(value, str) else value
 
 
 def hf_features(kind: str = "questions") -> Any:

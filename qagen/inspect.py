@@ -65,7 +65,29 @@ def collect(out: Path) -> dict[str, Any]:
     funnel_path = out / "funnel.json"
     if funnel_path.is_file():
         data["funnel"] = read_json(funnel_path)
+    scores_path = out / "scores.json"
+    if scores_path.is_file():
+        data["scores"] = scores_state(scores_path, read_json(crosseval_path) if crosseval_path.is_file() else None)
     return data
+
+
+def scores_state(path: Path, crosseval: dict[str, Any] | None) -> dict[str, Any]:
+    """What ``scores.json`` scored and whether it still belongs to its rows file and to the dataset."""
+    from qagen.io import stable_hash
+    from qagen.score import read_scores
+
+    scores = read_scores(path)
+    problems = []
+    if (scores.get("rows_file") or {}).get("problem"):
+        problems.append(scores["rows_file"]["problem"])
+    if crosseval is not None and scores.get("crosseval_hash") != stable_hash(crosseval):
+        problems.append("the dataset changed since these scores were computed (crosseval.json); score again")
+    return {
+        "answers_file": scores.get("answers_file"),
+        "answers": (scores.get("coverage") or {}).get("answered"),
+        "rows_file": (scores.get("rows_file") or {}).get("path"),
+        "problems": problems,
+    }
 
 
 def placed_in_splits(out: Path, crosseval: dict[str, Any]) -> dict[str, Any]:
@@ -169,4 +191,9 @@ def inspect_dir(out: Path, as_json: bool = False) -> str:
         from qagen.filters import format_funnel
 
         lines += ["", "filter funnel:", format_funnel(data["funnel"]["funnel"])]
+    if "scores" in data:
+        sc = data["scores"]
+        rows = f" and {sc['rows_file']}" if sc["rows_file"] else ""
+        lines += ["", f"scores: scores.json{rows}, from {sc['answers_file']}"]
+        lines += [f"warning: {p}" for p in sc["problems"]]
     return "\n".join(lines)

@@ -7,6 +7,7 @@ renamed over the target, so a reader (or a rerun after a crash) never sees half 
 from __future__ import annotations
 
 import contextlib
+import glob
 import hashlib
 import json
 import os
@@ -150,3 +151,84 @@ def sqlite_is_disk_full(exc: BaseException) -> bool:
     """True when a SQLite error comes from a full disk (SQLITE_FULL) or a failed write (SQLITE_IOERR)."""
     code = getattr(exc, "sqlite_errorcode", None)
     return code is not None and code & 0xFF in (_SQLITE_FULL, _SQLITE_IOERR)
+
+
+def remove_stale_temp_files(folder: str | os.PathLike[str], names: Iterable[str]) -> list[Path]:
+    """Delete the temporary files :func:`atomic_open` left for ``names`` in ``folder`` (a killed writer's).
+
+    Call it where one writer owns the files (under the build lock, or before ``qagen score``
+    rewrites its own files); returns what was removed.
+    """
+    removed = []
+    for name in names:
+        for tmp in Path(folder).glob(f".{glob.escape(name)}.*.tmp"):
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+                removed.append(tmp)
+    return removed
+
+
+def display_name(name: str | os.PathLike[str]) -> str:
+    """A file name as text that can always be written: bytes that are not UTF-8 become ``\\xNN``.
+
+    Python hands such bytes over as lone surrogates, which no UTF-8 file, JSON encoder or
+    hash accepts; valid names come back unchanged.
+    """
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
+class OutputFolderError(ValueError):
+    """An output folder that cannot be used; the message names the problem and the fix."""
+
+
+def check_output_folder(path: str | os.PathLike[str], what: str = "output folder") -> None:
+    """Raise :class:`OutputFolderError` unless ``path`` is, or can become, a folder this process can write.
+
+    Catches the cases that would otherwise fail later with a traceback: ``path`` is a file,
+    one of its parents is a file, or the folder (or the one it would be made in) is not writable.
+    """
+    target = Path(os.path.abspath(path))
+    shown = display_name(path)
+    if target.exists() and not target.is_dir():
+        raise OutputFolderError(f"the {what} {shown} is a file, not a folder; pass a folder (it is created if missing)")
+    existing = target
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        where = display_name(existing)
+        raise OutputFolderError(f"cannot make the {what} {shown}: {where} is a file, not a folder; pass another path")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        where = display_name(existing)
+        doing = "write in" if existing == target else f"create {shown} in"
+        raise OutputFolderError(
+            f"no permission to {doing} {where}; pass an {what} you can write to, or change its permissions"
+        )
+
+
+def check_output_file(path: str | os.PathLike[str], what: str = "output file") -> None:
+    """Raise :class:`OutputFolderError` unless ``path`` can be written as a file (see :func:`check_output_folder`)."""
+    target = Path(os.path.abspath(path))
+    if target.is_dir():
+        raise OutputFolderError(f"the {what} {display_name(path)} is a folder; pass a file name")
+    check_output_folder(target.parent, f"folder of the {what}")
+
+
+# Cells a spreadsheet would run as a formula: = + - @ (and tab / carriage return, which some
+# applications strip before they look).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: str) -> str:
+    """The text with a leading apostrophe when a spreadsheet would read it as a formula.
+
+    Every CSV qagen writes passes its text cells through this (OWASP's CSV injection advice).
+    Text that already starts with an apostrophe gets one more, so :func:`unguard_cell` gives
+    back exactly what was written; a spreadsheet shows the cell without the first apostrophe.
+    """
+    return "'" + value if value.startswith((*FORMULA_START, "'")) else value
+
+
+def unguard_cell(value: str) -> str:
+    """The text :func:`safe_cell` was given (for reading qagen's CSV files with pandas or ``csv``)."""
+    guarded = len(value) > 1 and value[0] == "'" and value[1] in (*FORMULA_START, "'")
+    return value[1:] if guarded else value

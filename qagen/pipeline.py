@@ -11,7 +11,7 @@ from typing import Any
 from qagen import stages as st
 from qagen.artifacts import ARTIFACTS
 from qagen.config import Config, apply_overrides, config_from_data, load_config
-from qagen.io import read_json
+from qagen.io import check_output_folder, read_json
 from qagen.report.data import REPORT_INPUTS
 from qagen.runner import MANIFEST, Runner, Stage, StageReport
 
@@ -155,17 +155,19 @@ def build(
         >>> result = qagen.build("examples/docs", "out")  # doctest: +SKIP
         >>> result.skipped  # on a rerun: every stage  # doctest: +SKIP
     """
-    from qagen.ingest import discover
+    from qagen.ingest import scan_documents
 
     cfg = _resolve_config(config, overrides)
     docs_dir = Path(docs).resolve()
-    doc_paths = discover(docs_dir, cfg.parse.formats, exclude=[Path(out).resolve()])
+    check_output_folder(Path(out))
+    found = scan_documents(docs_dir, cfg.parse.formats, exclude=[Path(out).resolve()], symlinks=cfg.parse.symlinks)
     from qagen.generate.prompts import default_prompts_dir
 
     prompts_dir = Path(cfg.generate.prompts_dir) if cfg.generate.prompts_dir else default_prompts_dir()
     extra = {
         "docs_dir": docs_dir,
-        "doc_paths": doc_paths,
+        "doc_paths": found.paths,
+        "skipped_files": found.skipped,
         "llm": llm,
         "embedder": embedder,
         "dry_run": dry_run,

@@ -34,6 +34,7 @@ class Document:
     n_sections: int = 0
     title: str | None = None
     error: str | None = None
+    encoding: str | None = None  # text and HTML files: the encoding and how it was found ("utf-8", "utf-16-le (BOM)")
 
 
 @dataclass(frozen=True)

@@ -27,20 +27,21 @@ def section_text(section: Section) -> str:
 
 
 def _docs_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
+    from qagen.ingest.discover import relative_name
+
     root: Path = extra["docs_dir"]
-    docs = [(p.relative_to(root).as_posix(), sha256_file(p)) for p in extra["doc_paths"]]
+    docs = [(relative_name(p, root), sha256_file(p)) for p in extra["doc_paths"]]
     skipped = _skipped_files(config, extra)
     return {"documents": docs, "skipped": skipped} if skipped else docs
 
 
 def _skipped_files(config: Any, extra: dict[str, Any]) -> list[tuple[str, str]]:
     """The files of the documents folder that are not parsed, with the reason (scanned once per build)."""
-    key = "_skipped_files:" + ",".join(config.parse.formats)
-    if key not in extra:
+    if "skipped_files" not in extra:
         from qagen.ingest import scan
 
-        extra[key] = [list(x) for x in scan(extra["docs_dir"], config.parse.formats).skipped]
-    return extra[key]
+        extra["skipped_files"] = scan(extra["docs_dir"], config.parse.formats, symlinks=config.parse.symlinks).skipped
+    return [list(x) for x in extra["skipped_files"]]
 
 
 MAX_SKIPPED_SHOWN = 10
@@ -86,7 +87,10 @@ def _log_parse(ctx: StageContext, result: Any, skipped: list[tuple[str, str]]) -
         if doc.status == "ok":
             cached = " (from the parse cache)" if doc.path in reused else ""
             size = f"{_plural(doc.n_sections, 'section')}, {_plural(doc.n_pages, 'page')}"
-            logger.info("parse: %s: ok, %s%s", doc.path, size, cached)
+            encoding = f", {doc.encoding}" if doc.encoding else ""
+            logger.info("parse: %s: ok, %s%s%s", doc.path, size, encoding, cached)
+            if doc.encoding and ("replaced" in doc.encoding or "fallback" in doc.encoding):
+                ctx.log(f"warning: {doc.path}: text encoding {doc.encoding}; check the file's characters")
     for problem in result.problems:
         ctx.log(f"warning: {problem.path}: {problem.reason}: {problem.detail}")
     for k, (rel, why) in enumerate(skipped):
@@ -470,12 +474,19 @@ def effective_generate_config(config: Any, sections: list[Section]) -> Any:
 
 
 def _llm_id(obj: Any, config: Any) -> Any:
-    """A backend spec as given; an LLM object by its id (a LangChain model's names its class, model, settings)."""
-    if obj is None or isinstance(obj, str):
+    """A backend spec as given; an LLM object by its id (a LangChain model's names its class, model, settings).
+
+    Credentials in a URL are left out: a new password is no reason to generate again.
+    """
+    from qagen.llm.engine import public_id
+
+    if obj is None:
         return obj
+    if isinstance(obj, str):
+        return public_id(obj)
     from qagen.llm import get_llm
 
-    return get_llm(obj, config.llm).id
+    return public_id(get_llm(obj, config.llm).id)
 
 
 def _generate_fingerprint(config: Any, extra: dict[str, Any]) -> Any:
@@ -605,7 +616,8 @@ def _generate_with_llm(ctx: StageContext, gctx: Any, gen_cfg: Any, backend: Any)
     planned = plan_requests(gctx, ctx.extra.get("prompts_dir"), gen_cfg, llm=ctx.config.llm)
     engine = LLMEngine(llm, ctx.config.llm, cache_path=ctx.cache_dir / "llm.sqlite", progress=ctx.progress)
     if ctx.extra.get("dry_run"):
-        raise DryRun(engine.estimate([p.request for p in planned], [p.response_model for p in planned]), llm.id)
+        estimate = engine.estimate([p.request for p in planned], [p.response_model for p in planned])
+        raise DryRun(estimate, public_id(llm.id))
     results = engine.run([p.request for p in planned], [p.response_model for p in planned])
     items, failures = items_from_results(
         planned, [r.value for r in results], gctx, public_id(llm.id), llm.model, [r.error for r in results]

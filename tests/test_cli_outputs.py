@@ -31,6 +31,7 @@ from qagen import build
 from qagen.cli import cli
 from qagen.export import COLUMNS, CORPUS_TYPES
 from qagen.filters import format_funnel
+from qagen.io import unguard_cell
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "docs"
@@ -146,6 +147,7 @@ def _common(fmt: str, r: dict[str, Any]) -> dict[str, Any]:
     assert list(r) == list(COLUMNS)
     if fmt == "csv":  # csv cells are text: booleans as True/False, lists as JSON
         assert r["answerable"] in ("True", "False")
+        r = {k: unguard_cell(v) for k, v in r.items()}  # text cells that look like formulas carry an apostrophe
         r = {**r, "answerable": r["answerable"] == "True", "contexts": json.loads(r["contexts"])}
     return {
         "id": r["id"],

@@ -49,7 +49,8 @@ class OpenAIEmbedder:
         self.batch_size = batch_size
         self.timeout_s = timeout_s
         self.max_retries = max_retries
-        host = urlparse(base_url).netloc + urlparse(base_url).path if base_url else "api.openai.com"
+        # the id keys the embedding cache and is shown: the host and path, never user:password@ or a query
+        host = urlparse(base_url).netloc.rpartition("@")[2] + urlparse(base_url).path if base_url else "api.openai.com"
         self.id = f"openai:{model}@{host.rstrip('/')}"
         self._client: Any = None
         if not os.environ.get(api_key_env) and base_url is None:

@@ -6,6 +6,7 @@ document of that kind is parsed, inside worker processes.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
@@ -33,9 +34,10 @@ from qagen.ingest.discover import Discovery, scan, supported_extensions  # noqa:
 from qagen.ingest.pages import build_pages  # noqa: E402
 from qagen.ingest.run import ParseResult, parse_documents  # noqa: E402
 from qagen.ingest.tokens import count_tokens  # noqa: E402
+from qagen.io import display_name  # noqa: E402
 
 
-def discover(docs_dir: Path, formats: list[str], exclude: Iterable[Path] = ()) -> list[Path]:
+def discover(docs_dir: Path, formats: list[str], exclude: Iterable[Path] = (), symlinks: str = "inside") -> list[Path]:
     """The documents under ``docs_dir``, sorted; see :func:`scan_documents` for what is skipped.
 
     A file with a supported extension is a document; one with an unknown or no extension is
@@ -46,6 +48,7 @@ def discover(docs_dir: Path, formats: list[str], exclude: Iterable[Path] = ()) -
         formats: Formats to include (``pdf``, ``txt``, ``md``, ``html``).
         exclude: Folders to leave out (the build's output folder; qagen output folders are
             recognised by their lock file or manifest anyway).
+        symlinks: ``inside`` (follow links that stay in the folder), ``follow`` or ``skip``.
 
     Returns:
         Paths sorted by their path relative to ``docs_dir``.
@@ -53,16 +56,20 @@ def discover(docs_dir: Path, formats: list[str], exclude: Iterable[Path] = ()) -
     Raises:
         IngestError: When the folder is missing, empty or holds no supported file.
     """
-    return scan_documents(docs_dir, formats, exclude).paths
+    return scan_documents(docs_dir, formats, exclude, symlinks).paths
 
 
-def scan_documents(docs_dir: Path, formats: list[str], exclude: Iterable[Path] = ()) -> Discovery:
+def scan_documents(
+    docs_dir: Path, formats: list[str], exclude: Iterable[Path] = (), symlinks: str = "inside"
+) -> Discovery:
     """The documents under ``docs_dir`` and the files skipped, each with its reason.
 
-    Hidden files and folders and qagen output folders are neither documents nor listed.
+    Hidden files and folders and qagen output folders are neither documents nor listed;
+    symbolic links are followed as ``symlinks`` says (see :func:`discover`).
 
     Raises:
-        IngestError: When the folder is missing, empty or holds no supported file.
+        IngestError: When the folder is missing, empty or holds no supported file, or when
+            it is one of the ``exclude`` folders (a build writing into its own documents).
     """
     docs_dir = Path(docs_dir)
     unknown = sorted(set(formats) - set(EXTENSIONS))
@@ -70,19 +77,26 @@ def scan_documents(docs_dir: Path, formats: list[str], exclude: Iterable[Path] =
         raise IngestError(
             f"parse.formats must be a non-empty list of {', '.join(sorted(EXTENSIONS))}; got {list(formats)}"
         )
+    shown = display_name(docs_dir)
     if not docs_dir.exists():
-        raise IngestError(f"documents folder not found: {docs_dir}; pass the folder that holds your documents")
+        raise IngestError(f"documents folder not found: {shown}; pass the folder that holds your documents")
     if not docs_dir.is_dir():
-        raise IngestError(f"{docs_dir} is a file, not a folder; pass the folder that holds your documents")
-    found = scan(docs_dir, formats, exclude)
+        raise IngestError(f"{shown} is a file, not a folder; pass the folder that holds your documents")
+    for folder in exclude:
+        if os.path.realpath(folder) == os.path.realpath(docs_dir):
+            raise IngestError(
+                f"the output folder is the documents folder ({shown}): each build would read "
+                "its own report and datasets as documents; pass another -o (e.g. a sibling folder)"
+            )
+    found = scan(docs_dir, formats, exclude, symlinks)
     if found.paths:
         return found
     if not found.skipped:
-        raise IngestError(f"documents folder is empty: {docs_dir}; add PDF, TXT, Markdown or HTML files to it")
+        raise IngestError(f"documents folder is empty: {shown}; add PDF, TXT, Markdown or HTML files to it")
     seen = Counter(PurePosixPath(rel).suffix.lower() or "(no extension)" for rel, _ in found.skipped)
     listed = ", ".join(f"{ext} ×{n}" for ext, n in seen.most_common(5))
     raise IngestError(
-        f"no supported documents in {docs_dir}: found {len(found.skipped)} file(s) ({listed}) "
+        f"no supported documents in {shown}: found {len(found.skipped)} file(s) ({listed}) "
         f"but parse.formats={list(formats)} reads only {', '.join(supported_extensions(formats))} "
         "(or PDF and HTML content under another name); convert the files or change parse.formats"
     )

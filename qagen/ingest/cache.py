@@ -50,13 +50,20 @@ class ParseCache:
             return None
         try:
             data: dict[str, Any] = read_json(path)
-            return ParsedDoc(data["format"], int(data["n_pages"]), data["title"], list(data["sections"]))
+            sections = list(data["sections"])
+            return ParsedDoc(data["format"], int(data["n_pages"]), data["title"], sections, data.get("encoding"))
         except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError):
             return None
 
     def put(self, sha256: str, doc: ParsedDoc) -> None:
         """Store a parse; a cache that cannot be written is skipped with a warning, never fatal."""
-        data = {"format": doc.format, "n_pages": doc.n_pages, "title": doc.title, "sections": doc.sections}
+        data = {
+            "format": doc.format,
+            "n_pages": doc.n_pages,
+            "title": doc.title,
+            "sections": doc.sections,
+            "encoding": doc.encoding,
+        }
         try:
             write_json(self._path(sha256), data)
         except OSError as exc:

@@ -8,7 +8,7 @@ from typing import Any
 from qagen.ingest.clean import collapse_spaces, normalize_chars
 from qagen.ingest.model import Block, DocumentError, ParsedDoc, RawSection
 from qagen.ingest.sections import finalize
-from qagen.ingest.text import decode
+from qagen.ingest.text import decode_text, title_from_name
 
 _SKIP = {"script", "style", "noscript", "template", "nav", "aside", "form", "svg", "button", "head"}
 _CHROME = {"header", "footer"}  # skipped when they frame the page, kept inside an article
@@ -23,18 +23,19 @@ def parse_html_file(path: Path, max_section_tokens: int) -> ParsedDoc:
     """Parse an HTML file into sections (offsets index the extracted text)."""
     from bs4 import BeautifulSoup
 
-    soup = BeautifulSoup(decode(path.read_bytes()), "html.parser")
+    text, encoding = decode_text(path.read_bytes(), html=True)
+    soup = BeautifulSoup(text, "html.parser")
     title_tag = soup.find("title")
     walker = _Walker()
     walker.walk(soup.body or soup)
     walker.flush()
     sections = walker.sections
     title = collapse_spaces(normalize_chars(title_tag.get_text())) if title_tag else ""
-    title = title or next((s.heading for s in sections if s.heading), None) or path.stem
+    title = title or next((s.heading for s in sections if s.heading), None) or title_from_name(path)
     final = finalize(sections, title, max_section_tokens)
     if not final:
         raise DocumentError("no-text", "the HTML page has no visible text")
-    return ParsedDoc("html", 1, title, final)
+    return ParsedDoc("html", 1, title, final, encoding)
 
 
 def _skipped(tag: Any, parent: Any) -> bool:

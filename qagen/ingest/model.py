@@ -57,6 +57,7 @@ class ParsedDoc:
     n_pages: int
     title: str | None
     sections: list[dict[str, object]]  # heading, text, page_start, page_end, char_start, char_end
+    encoding: str | None = None  # text and HTML: the encoding and how it was found ("utf-16-le (BOM)")
 
 
 class DocumentError(Exception):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,7 +11,7 @@ from typing import Any
 from qagen.config import ParseConfig
 from qagen.ingest.cache import ParseCache
 from qagen.ingest.detect import format_of_extension
-from qagen.ingest.discover import sniff
+from qagen.ingest.discover import relative_name, sniff
 from qagen.ingest.kinds import classify_section, join_letter_spaced
 from qagen.ingest.model import ParsedDoc
 from qagen.ingest.parallel import Outcome, run_isolated
@@ -104,10 +103,7 @@ def parse_documents(
 
 
 def _relative(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
+    return relative_name(path, root)
 
 
 def _run(
@@ -177,7 +173,17 @@ def _assemble(inputs: list[_Input], problems: dict[int, ParseProblem]) -> ParseR
         doc_sections = [_section(doc_id, item.rel, k, s) for k, s in enumerate(parsed.sections)]
         sections += doc_sections
         documents.append(
-            Document(doc_id, item.rel, item.sha, parsed.format, "ok", parsed.n_pages, len(doc_sections), parsed.title)
+            Document(
+                doc_id,
+                item.rel,
+                item.sha,
+                parsed.format,
+                "ok",
+                parsed.n_pages,
+                len(doc_sections),
+                parsed.title,
+                encoding=parsed.encoding,
+            )
         )
     return ParseResult(documents, sections, extra, tuple(reused))
 

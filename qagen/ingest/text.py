@@ -9,6 +9,8 @@ followed by a paragraph, starts a section. Form feeds count pages.
 from __future__ import annotations
 
 import bisect
+import codecs
+import os
 import re
 from pathlib import Path
 
@@ -22,20 +24,88 @@ _UNDERLINE = re.compile(r"^(=+|-+)\s*$")
 _MAX_TXT_HEADING = 80
 
 
-def decode(data: bytes) -> str:
-    """Bytes → text: BOM and UTF-8 first, then bs4's UnicodeDammit guesses; newlines unified."""
-    from bs4 import UnicodeDammit
+_BOMS = (  # UTF-32 first: its little-endian mark starts with UTF-16's
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\xef\xbb\xbf", "utf-8"),
+    (b"\xfe\xff", "utf-16-be"),
+    (b"\xff\xfe", "utf-16-le"),
+)
 
+
+def decode(data: bytes) -> str:
+    """Bytes → text (see :func:`decode_text`)."""
+    return decode_text(data)[0]
+
+
+def decode_text(data: bytes, html: bool = False) -> tuple[str, str]:
+    """Bytes → ``(text, how)``: the text with newlines unified, and the encoding and how it was found.
+
+    A byte order mark decides (UTF-8, UTF-16 or UTF-32); then strict UTF-8; then, for HTML, the
+    encoding the page declares; then charset-normalizer's detection (which also finds UTF-16
+    without a mark); Latin-1 last, which decodes anything. ``how`` reads like ``utf-16-le (BOM)``
+    or ``cp1252 (detected)``, with the count of bytes replaced when the bytes did not fit.
+    """
+    text, how = _decode(data, html)
+    return text.replace("\r\n", "\n").replace("\r", "\n"), how
+
+
+def _decode(data: bytes, html: bool) -> tuple[str, str]:
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return _strict_or_replaced(data[len(bom) :], codec, "BOM")
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
-        text = UnicodeDammit(data, ["utf-8", "cp1252", "latin-1"]).unicode_markup or data.decode("latin-1")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+        pass
+    if html:
+        from bs4.dammit import EncodingDetector
+
+        declared = EncodingDetector.find_declared_encoding(data, is_html=True)
+        if declared:
+            try:
+                return data.decode(declared), f"{declared} (declared)"
+            except (UnicodeDecodeError, LookupError):
+                pass
+    detected = _detect(data)
+    if detected:
+        return _strict_or_replaced(data, detected, "detected")
+    return data.decode("latin-1"), "latin-1 (fallback)"
+
+
+def _detect(data: bytes) -> str | None:
+    """charset-normalizer's best guess, but cp1252 among guesses that read the bytes as cleanly.
+
+    Short Western text fits several single-byte code pages at once with no mess ("chaos") in
+    any, and the detector's language coherence then picks among them on a few words (cp775 for
+    "café", cp1250 that turns a Spanish "ñ" into "ń"). cp1252, the Windows default for Western
+    European languages, is the likelier source of such a file. Text that only another code page
+    reads cleanly (Polish in cp1250, Russian in cp1251, Greek in cp1253) keeps the detector's answer.
+    """
+    from charset_normalizer import from_bytes
+
+    matches = list(from_bytes(data))
+    if not matches:
+        return None
+    best = matches[0]
+    tied = [m for m in matches if m.chaos <= best.chaos + 0.01]
+    if any("cp1252" in m.could_be_from_charset for m in tied):
+        return "cp1252"
+    return best.encoding
+
+
+def _strict_or_replaced(data: bytes, codec: str, found: str) -> tuple[str, str]:
+    codec = codecs.lookup(codec).name  # one spelling: utf_16_le and UTF-16LE are utf-16-le
+    try:
+        return data.decode(codec), f"{codec} ({found})"
+    except UnicodeDecodeError:
+        text = data.decode(codec, errors="replace")
+        return text, f"{codec} ({found}; {text.count(chr(0xFFFD))} undecodable byte(s) replaced)"
 
 
 def parse_text_file(path: Path, fmt: str, max_section_tokens: int) -> ParsedDoc:
     """Parse a ``.txt`` (fmt ``txt``) or Markdown (fmt ``md``) file."""
-    text = decode(path.read_bytes())
+    text, encoding = decode_text(path.read_bytes())
     paragraphs = _paragraphs(text)
     if not paragraphs:
         raise DocumentError("no-text", "the file has no text")
@@ -44,7 +114,7 @@ def parse_text_file(path: Path, fmt: str, max_section_tokens: int) -> ParsedDoc:
     sections = finalize(raw, title, max_section_tokens)
     if not sections:
         raise DocumentError("no-text", "the file has no text")
-    return ParsedDoc(fmt, text.count("\f") + 1, title, sections)
+    return ParsedDoc(fmt, text.count("\f") + 1, title, sections, encoding)
 
 
 def _paragraphs(text: str) -> list[tuple[int, int, list[str], int, int]]:
@@ -153,4 +223,10 @@ def _looks_preformatted(lines: list[str]) -> bool:
 
 
 def _title_from_name(path: Path) -> str:
-    return path.stem.replace("_", " ").replace("-", " ").strip() or path.name
+    return title_from_name(path)
+
+
+def title_from_name(path: Path) -> str:
+    """A title made of a file's name, for a document that states none (bytes that are not UTF-8 become U+FFFD)."""
+    stem = os.fsencode(path.stem).decode("utf-8", "replace")
+    return stem.replace("_", " ").replace("-", " ").strip() or os.fsencode(path.name).decode("utf-8", "replace")

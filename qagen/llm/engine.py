@@ -124,7 +124,9 @@ class LLMEngine:
                 f"llm.max_cost_usd needs a price for model '{self.llm.model}': "
                 f'add llm.prices."{self.llm.model}" = [prompt, completion] (USD per million tokens)'
             )
-        self.stats = LLMStats(backend=public_id(self.llm.id), model=self.llm.model, cost_known=self.price is not None)
+        # cache keys, logs and the manifest use the id without credentials (a URL's user:password, query)
+        self._public_id = public_id(self.llm.id)
+        self.stats = LLMStats(backend=self._public_id, model=self.llm.model, cost_known=self.price is not None)
         self._budget = Budget(self.config.max_requests, self.config.max_cost_usd)
         self._pacer = pacer or Pacer(self.config.requests_per_minute, self.config.tokens_per_minute)
         self._stopped: str | None = None
@@ -179,7 +181,7 @@ class LLMEngine:
         upper bounds (every reply at ``max_tokens``), not counting repair requests.
         """
         reqs = with_schemas(list(requests), expand_models(response_model, len(requests)))
-        keys = [request_key(self.llm.id, self.llm.model, r) for r in reqs]
+        keys = [request_key(self._public_id, self.llm.model, r) for r in reqs]
         cached: set[str] = set()
         if self.cache_path is not None and self.cache_path.exists():
             with RequestCache(self.cache_path) as cache:
@@ -189,7 +191,7 @@ class LLMEngine:
         completion = sum(r.max_tokens for r in todo)
         cost = cost_of(Usage(prompt, completion), self.price) if self.price else None
         return {
-            "backend": self.llm.id,
+            "backend": self._public_id,
             "model": self.llm.model,
             "requests": len(reqs),
             "cached": len(reqs) - len(todo),
@@ -211,7 +213,7 @@ class LLMEngine:
         return _Run(
             requests=requests,
             models=models,
-            keys=[request_key(self.llm.id, self.llm.model, r) for r in requests],
+            keys=[request_key(self._public_id, self.llm.model, r) for r in requests],
             results=[None] * len(requests),
             cache=RequestCache(self.cache_path) if self.cache_path is not None else None,
             bar=tqdm(total=len(requests), disable=not self.progress, desc="llm", unit="req", leave=False),
@@ -302,7 +304,8 @@ class LLMEngine:
                 request = repair_request(original, completion.text, exc)
                 continue
             if run.cache is not None:
-                run.cache.put(run.keys[i], self.llm.id, self.llm.model, CachedReply(completion.text, usage, attempts))
+                reply = CachedReply(completion.text, usage, attempts)
+                run.cache.put(run.keys[i], self._public_id, self.llm.model, reply)
             self._streak = 0
             self.stats.succeeded += 1
             return LLMResult(original, checked.value, completion.text, None, False, usage, attempts, checked.data)
@@ -313,7 +316,7 @@ class LLMEngine:
             # a refusal is not repaired, so more repair attempts would not change it
             repairs = max(round_, self.config.repair_attempts) if last[1].kind == "refusal" else round_
             failure = CachedFailure(last[1].kind, message, repairs)
-            run.cache.put(run.keys[i], self.llm.id, self.llm.model, CachedReply(last[0], usage, attempts, failure))
+            run.cache.put(run.keys[i], self._public_id, self.llm.model, CachedReply(last[0], usage, attempts, failure))
         return self._failed(original, last[1].kind, message, last[0], usage, attempts)
 
     def _replays(self, hit: CachedReply) -> bool:

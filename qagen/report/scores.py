@@ -81,6 +81,9 @@ def scores_view(scores: dict[str, Any] | None, crosseval: dict[str, Any] | None 
     warnings = list(scores.get("warnings") or [])
     if crosseval is not None and scores.get("crosseval_hash") != stable_hash(crosseval):
         warnings.insert(0, STALE)
+    rows_problem = (scores.get("rows_file") or {}).get("problem")
+    if rows_problem:
+        warnings.insert(0, f"The per-answer rows do not match these scores: {rows_problem}.")
     ks = _get(scores, "settings", "recall_k") or [5]
     k = ks[-1]
     overall = score_row("overall", scores["overall"], k)

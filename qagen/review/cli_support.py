@@ -9,11 +9,13 @@ Example:
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from qagen.io import display_name
 from qagen.records import Item, Section
 from qagen.review.labels import (
     CHECK_HELP,
@@ -182,7 +184,7 @@ def import_review(out_dir: PathLike, files: Sequence[PathLike], *, reviewer: str
         ReviewImportError: Listing every problem found (nothing imported).
         ReviewError: When the build has no items, or a build holds the folder's lock.
     """
-    from qagen.io import write_jsonl
+    from qagen.io import remove_stale_temp_files, write_jsonl
     from qagen.review.approved import review_summary
     from qagen.review.importer import merge_verdicts, parse_review_files, summary_counts
 
@@ -194,6 +196,7 @@ def import_review(out_dir: PathLike, files: Sequence[PathLike], *, reviewer: str
     with _build_lock(out):
         merged = merge_verdicts(load_reviews(out), [v for pf in parsed for _, v in pf.verdicts])
         path = out / REVIEWS_FILE
+        remove_stale_temp_files(out, [REVIEWS_FILE])  # an earlier import killed mid-write
         write_jsonl(path, merged.verdicts)
     counts = {**summary_counts(parsed), "added": merged.added, "replaced": merged.replaced,
               "changed_label": merged.changed, "total_verdicts": len(merged.verdicts)}  # fmt: skip
@@ -286,11 +289,11 @@ def format_export(result: ExportResult, out_dir: PathLike) -> str:
         lines.append(f"Reviewers mark one label column per row ({', '.join(LABELS)}) and may add a comment.")
         lines.append("They may also answer two checks with yes or no (blank: not judged):")
         lines += [f"  {check}: {CHECK_HELP[check]}" for check in CHECKS]
-        pattern = " ".join(str(p) for p in result.files.values())
+        pattern = " ".join(shlex.quote(display_name(p)) for p in result.files.values())
     else:
         lines.append("Reviewers open their .html file in a browser (works offline), label, and press Save CSV.")
-        pattern = " ".join(str(p.with_suffix(".csv").name) for p in result.files.values())
-    lines.append(f"Then: qagen review import {out_dir} {pattern}")
+        pattern = " ".join(shlex.quote(display_name(p.with_suffix(".csv").name)) for p in result.files.values())
+    lines.append(f"Then: qagen review import {shlex.quote(display_name(out_dir))} {pattern}")
     return "\n".join(lines)
 
 

@@ -19,6 +19,7 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from qagen.io import safe_cell
 from qagen.records import Item, Section
 from qagen.review.labels import CHECKS, LABELS, item_hash
 
@@ -39,7 +40,6 @@ ESCAPED_COLUMNS: tuple[str, ...] = (*DISPLAY_COLUMNS, *SOURCE_COLUMNS)
 # Hex ids a spreadsheet would read as a number and round (or write as 1.2E+15) unless kept as text.
 ID_COLUMNS: tuple[str, ...] = ("item_id", "item_hash")
 MAX_CELL_CHARS = 30000  # Excel keeps at most 32,767 characters per cell
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def option_letter(i: int) -> str:
@@ -102,11 +102,6 @@ def _clip(text: str) -> str:
     if len(text) <= MAX_CELL_CHARS:
         return text
     return text[: MAX_CELL_CHARS - 40].rstrip() + " [... passage shortened for spreadsheets]"
-
-
-def safe_cell(value: str) -> str:
-    """The value with a leading apostrophe when a spreadsheet would read it as a formula."""
-    return "'" + value if value.startswith(_FORMULA_START) else value
 
 
 def safe_id(value: str) -> str:

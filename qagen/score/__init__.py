@@ -63,7 +63,15 @@ def score(
         ScoreError: Invalid answers lines, unknown item ids or iterations, duplicates, or no
             answers at all (the message names them).
     """
-    from qagen.io import read_json, sha256_file, stable_hash, write_json, write_jsonl
+    from qagen.io import (
+        check_output_file,
+        read_json,
+        remove_stale_temp_files,
+        sha256_file,
+        stable_hash,
+        write_json,
+        write_jsonl,
+    )
     from qagen.score.dataset import load_dataset, match_answers
     from qagen.score.evaluate import evaluate
     from qagen.score.judge import make_judges
@@ -71,6 +79,8 @@ def score(
 
     cfg = _config(config)
     out = Path(out_dir)
+    if output is not None:
+        check_output_file(output, "scores file (--output)")
     dataset = load_dataset(out, cfg.generate.phone_region)
     answers = load_answers(answers_path)
     if not answers:
@@ -94,8 +104,52 @@ def score(
     }
     scores |= summarize(rows, matched, dataset, cfg.score, _judge_info(judges), notes)
     target = Path(output) if output else out / SCORES_FILE
+    # One unit: the rows first, then the summary that names them with their hash. A kill in
+    # between leaves the old summary beside new rows, which read_scores() then reports.
+    remove_stale_temp_files(target.parent, (target.name, rows_path(target).name))
+    write_jsonl(rows_path(target), [_public(r) for r in rows])
+    scores["rows_file"] = {"path": rows_path(target).name, "sha256": sha256_file(rows_path(target)), "rows": len(rows)}
     write_json(target, scores)
-    write_jsonl(target.with_name(target.stem + ".items.jsonl"), [_public(r) for r in rows])
+    return scores
+
+
+def rows_path(scores_path: str | Path) -> Path:
+    """The per-answer rows file written beside a scores file (``scores.json`` → ``scores.items.jsonl``)."""
+    target = Path(scores_path)
+    return target.with_name(target.stem + ".items.jsonl")
+
+
+def rows_problem(scores_path: str | Path, scores: dict[str, Any]) -> str | None:
+    """Why the rows file beside ``scores_path`` does not belong to ``scores``, or None when it does.
+
+    ``scores.json`` names its rows file with the file's hash; a kill between the two writes of
+    ``qagen score``, or a file copied from elsewhere, shows here. Scores written before the
+    hash was recorded are not checked.
+    """
+    from qagen.io import sha256_file
+
+    recorded = scores.get("rows_file")
+    if not isinstance(recorded, dict):
+        return None
+    path = Path(scores_path).with_name(str(recorded.get("path", "")))
+    if not path.is_file():
+        return f"{path.name} is missing; run qagen score again to write both files"
+    if sha256_file(path) != recorded.get("sha256"):
+        return (
+            f"{path.name} does not belong to {Path(scores_path).name} (another qagen score run wrote it, or it "
+            "was interrupted between the two files); run qagen score again"
+        )
+    return None
+
+
+def read_scores(path: str | Path) -> dict[str, Any]:
+    """``scores.json`` with ``rows_file.problem`` set when its rows file does not match (see :func:`rows_problem`)."""
+    from qagen.io import read_json
+
+    scores: dict[str, Any] = read_json(path)
+    problem = rows_problem(path, scores)
+    if problem:
+        scores["rows_file"] = {**scores["rows_file"], "problem": problem}
     return scores
 
 

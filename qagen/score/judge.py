@@ -116,10 +116,11 @@ class LLMJudge:
         self, llm: Any, config: Any = None, cache_path: str | Path | None = None, progress: bool = False, seed: int = 0
     ) -> None:
         from qagen.llm import LLMEngine
+        from qagen.llm.engine import public_id
 
         self.engine = LLMEngine(llm, config, cache_path=cache_path, progress=progress)
         self.seed = seed
-        self.name = f"llm:{self.engine.llm.id}"
+        self.name = f"llm:{public_id(self.engine.llm.id)}"
 
     def choose(self, cases: Sequence[McqCase]) -> list[int | None]:
         """Index of the option the LLM finds closest per case; None when its request failed."""
