@@ -323,6 +323,11 @@ def test_output_target_mistakes_are_one_line_and_create_nothing(tmp_path, tally)
     line = one_error_line(qagen("export", str(tmp_path / "nothing"), "--format", "csv", "-o", str(tmp_path / "afile")))
     assert "export folder" in line and "is a file" in line, line
     record(tally, "export -o FILE", line)
+    line = one_error_line(
+        qagen("review", "export", str(tmp_path / "nothing"), "--to", str(tmp_path / "afile" / "r.csv"))
+    )
+    assert "review file" in line and "afile is a file" in line, line
+    record(tally, "review export --to FILE/r.csv", line)
     assert tree_state(tmp_path) == before
 
 

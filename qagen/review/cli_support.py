@@ -129,7 +129,7 @@ def export_review(
     Raises:
         ReviewError: For a bad request or when a file exists (without ``force``).
     """
-    from qagen.io import write_text
+    from qagen.io import check_output_file, write_text
     from qagen.review.approved import current_verdicts
     from qagen.review.export import csv_text, review_row
     from qagen.review.form import render_form
@@ -138,6 +138,8 @@ def export_review(
     out = Path(out_dir)
     names = parse_reviewers(reviewers)
     paths = review_files(dest, names)
+    for path in paths.values():
+        check_output_file(path, "review file")
     existing = [str(p) for p in paths.values() if p.exists()]
     if existing and not force:
         raise ReviewError(f"{', '.join(existing)} exist(s) and may hold reviews; use --force to overwrite")

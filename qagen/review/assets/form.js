@@ -149,7 +149,7 @@
     var v = value === null || value === undefined ? "" : String(value);
     return /[",\r\n]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;
   }
-  function guard(v) { return /^[=+\-@\t\r]/.test(v) ? "'" + v : v; }
+  function guard(v) { return /^[=+\-@\t\r']/.test(v) ? "'" + v : v; }  // qagen.io.safe_cell's rule
   // Same rule as Python's float(): an id a spreadsheet would read as a number is kept as text.
   function guardId(v) { return /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(v) ? "'" + v : v; }
 
