@@ -521,6 +521,11 @@ def test_cloze_sentences_stand_on_their_own() -> None:
         ("Syntax", "The \\exi command =⇒ typesets an exam- ple with its number in the margin."),
         ("Expex", "\\bblastx, as found in the expex package, refers to the example before the last."),
         ("Labels", "A label such as \\beta is printed in front of the example by the package."),
+        # second held-out readers: which limit? details of what? a fragment
+        ("Prover limits", "By default, the limit is set to 5 seconds for every prover call."),
+        ("Media types", "See https://www.iana.org/assignments/media-types/ and RFC 6838 for details."),
+        ("Credit", "Email to andy@insectnation.org, please."),
+        ("Timeouts", "The value is 30 seconds unless the \\settimeout command changes it for the document."),
     ]
     asked_from, clean = _cloze_sources(texts, "The multicol package")
     assert asked_from and asked_from <= clean, sorted(asked_from)
@@ -727,3 +732,11 @@ def test_round_11_heading_and_cloze_cases() -> None:
     ]
     asked_from, _ = _cloze_sources(texts, "The multicol package")
     assert asked_from and not {"d-0", "d-1", "d-2"} & asked_from
+
+
+def test_no_heading_question_about_credits_or_a_heading_cut_inside_a_word() -> None:
+    # second held-out readers: "What should I know about the credit where it's due in the hepparticles package?"
+    assert heading_question("Credit where it’s due", "The hepparticles package") is None
+    assert heading_question("Credits", "The hepparticles package") is None
+    assert heading_question("Diagram of SI unit relation-", "The SIunits package") is None
+    assert heading_question("Unit relations", "The SIunits package") is not None

@@ -100,3 +100,31 @@ def test_an_address_in_a_code_example_or_without_a_subject_gives_no_factoid() ->
     plain = "More information is available at https://www.example-project.org/docs for every user."
     (url,) = [e for e in extract_entities(plain, ("url",), "US")]
     assert entity_question(plain, url, [url], "", "") is None  # "about this service": about what?
+
+
+def test_a_web_address_is_not_asked_for_the_phrase_it_is_the_complement_of() -> None:
+    # second held-out readers: "Where can I find the library online?" for the library's documentation
+    text = "The detailed documentation of the library is available on-line at http://why3.lri.fr/stdlib/ for users."
+    asked = ask(text, "why3.lri.fr", heading="Library", title="The Why3 platform")
+    assert asked is None or "the library online" not in asked.question
+    text = "The Debian Emacs Policy is available on the Debian web mirrors at https://www.debian.org/doc/emacs/."
+    asked = ask(text, "debian.org", heading="Emacs", title="Debian Policy Manual")
+    assert asked is None or "web mirrors" not in asked.question
+
+
+def test_a_label_cut_after_a_participle_is_no_label() -> None:
+    text = "Use the XML format specified at https://specifications.freedesktop.org/shared-mime-info-spec/ here."
+    asked = ask(text, "freedesktop.org", heading="Media types", title="Debian Policy Manual")
+    assert asked is None or "format specified" not in asked.question
+
+
+def test_a_credit_section_is_about_the_author() -> None:
+    text = "Email to andy@insectnation.org, please."
+    asked = ask(text, "andy@", heading="Credit where it’s due", title="The hepparticles package")
+    assert asked is not None and "credit" not in asked.question.lower() and "author" in asked.question
+
+
+def test_no_factoid_from_a_section_whose_heading_was_cut_inside_a_word() -> None:
+    text = "ships: http://physics.nist.gov/cuu/Units/SIdiagram2.html"
+    heading = "National Institute of Standards and Technology, Diagram of SI unit relation-"
+    assert ask(text, "nist.gov", heading=heading, title="The SIunits package") is None

@@ -116,3 +116,8 @@ def test_private_use_glyphs_and_leading_punctuation_leave_a_heading():
     assert clean_heading("\uf646.\uf645 defaults") == "defaults"
     asked = heading_question("\uf646.\uf645 defaults", "The metalogo package")
     assert asked and "\uf646" not in asked[0] and ". defaults" not in asked[0]
+
+
+def test_a_title_in_latex_braces_loses_them() -> None:
+    # second held-out readers: "For {zx-calculus}, what should I do if ...?"
+    assert "{" not in document_subject("{zx-calculus}") and "zx-calculus" in document_subject("{zx-calculus}")

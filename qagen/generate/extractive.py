@@ -34,6 +34,7 @@ from qagen.generate.entities import Entity, extract_entities
 from qagen.generate.factoids import entity_question
 from qagen.generate.forms import contract, forms, languages
 from qagen.generate.phrasing import (
+    cut_heading,
     definition_questions,
     heading_question,
     sentence_questions,
@@ -478,7 +479,9 @@ _PRONOUN_START = re.compile(r"^(?:they|it|these|this|those|he|she|its|their|such
 # A sentence that leans on text around it: a connective start, a pointer, a document-internal reference.
 _NEEDS_CONTEXT = re.compile(
     r"^(?:but|and|or|so|also|then|thus|hence|therefore|otherwise|instead|however|moreover|finally|now|here|"
-    r"in addition|furthermore|similarly|likewise|suppose|imagine|assume|consider|let us|let's)\b"
+    r"in addition|furthermore|similarly|likewise|suppose|imagine|assume|consider|let us|let's|"
+    # a pointer: "See ____ and RFC 6838 for details" (details of what?)
+    r"see|cf\.?|refer to)\b"
     r"|\b(?:next|previous|following|last) (?:section|chapter)\b"
     r"|\b(?:this|these|those|such|above|below|following|previous|here|it)\b"
     r"|\b(?:table|figure|fig\.|page|section|chapter|example|line|equation)\s*\(?\d"
@@ -487,7 +490,13 @@ _NEEDS_CONTEXT = re.compile(
     # "If that is greater than ...", "The solution, of course, ...", "Both methods mean ...": about what?
     r"|\b(?:if|when|since|because|unless) that\b"
     r"|^(?:the|both|either|neither) (?:solution|problem|result|remedy|answer|limit|methods?|ways?|cases?|"
-    r"versions?|former|latter|rest|default)\b",
+    r"versions?|former|latter|rest|default)\b"
+    # ... also after an opening phrase, and for a bare "the value" or "the limit" that no qualifier follows
+    # ("By default, the limit is set to 5": which limit?; "The value of \\foo is 5" names it)
+    r"|^[^,]{1,30},\s(?:the|both|either|neither) (?:solution|problem|result|remedy|answer|limit|methods?|ways?|"
+    r"cases?|versions?|former|latter|rest|default)\b"
+    r"|(?:^|^[^,]{1,30},\s)the (?:limits?|value|number|size|setting|parameter|option|threshold|maximum|minimum)"
+    r"\s+(?:is|are|was|can|will|defaults?)\b",
     re.IGNORECASE,
 )
 # Extraction debris: margin dates, table rules, math set as symbols ("∂T∂SV").
@@ -502,6 +511,8 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
     """
     english = language == "en"
     targets: list[tuple[int, int, Unit, Term]] = []
+    if cut_heading(last_heading(section.heading)):
+        return []  # the section is the rest of a line cut inside a word: parser debris
     heading = clean_heading(last_heading(section.heading))
     if heading and (not topic_heading(heading) or skipped_heading(heading)):
         # a changelog entry ("[2011/06/24 v1.1]"), a formula, parser debris, or a section readers do not
@@ -549,6 +560,8 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
         if len(re.findall(r"\\[A-Za-z@]+", unit.text)) >= 3:
             # "\IF, \WHILE, \FOR, etc. are keywords": any command of the same kind fills the blank
             terms = [t for t in terms if t.kind != "command"]
+        # a fragment around the blank ("Email to ____, please."): too few words of its own to state anything
+        terms = [t for t in terms if n_words(unit.text.replace(t.text, " ")) >= 4]
         if terms:
             best = min(terms, key=lambda t: (_KIND_ORDER.index(t.kind), unit.text.find(t.text)))
             targets.append((_KIND_ORDER.index(best.kind), unit.index, unit, best))

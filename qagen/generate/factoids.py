@@ -17,6 +17,7 @@ from qagen.generate.forms import contract, forms
 from qagen.generate.phrasing import (
     _CONTACT_HEADINGS,
     _IMPERATIVE_VERBS,
+    cut_heading,
     lower_first,
     skipped_heading,
     the,
@@ -63,7 +64,12 @@ _OBJECT_PATTERNS = [
     re.compile(r"\b(the [\w'’ -]{2,45}?)\s*\($"),  # "in the patient portal (https://...)"
 ]
 _CUT_AT = re.compile(r"\s+(?:within|during|after|before|for|from|outside|in case|if|when|by)\b.*$", re.IGNORECASE)
-_LABEL_END = re.compile(r"\b(?:to|at|on|and|or|of|for|in|by|via|with|the|a|an)$", re.IGNORECASE)
+# ... or a phrase cut after a participle ("the XML format specified"): what was specified, the asker cannot tell
+_LABEL_END = re.compile(
+    r"\b(?:to|at|on|and|or|of|for|in|by|via|with|the|a|an|specified|described|given|listed|shown|defined|found|"
+    r"provided|available|used|mentioned|documented|explained|published)$",
+    re.IGNORECASE,
+)
 _LABEL_VERBS = re.compile(r"\b(?:send|sent|call|report|contact|write|go|visit|use)\b", re.IGNORECASE)
 
 
@@ -135,13 +141,24 @@ def _line_label(line_prefix: str, others: list[Entity]) -> str | None:
     return label
 
 
-def _label(prefix: str, line_prefix: str, after: str, others: list[Entity]) -> tuple[str, str] | None:
-    """(mode, label): "role" for a desk or person, "place" for a country or city; None if unknown."""
+# A phrase that is the complement of another word ("documentation of the library", "on the Debian
+# web mirrors at"): the address is for that other thing, not for the phrase.
+_COMPLEMENT = re.compile(r"\b(?:of|on|in|from|at|to|for|with|by|into|onto)\s+$", re.IGNORECASE)
+
+
+def _label(prefix: str, line_prefix: str, after: str, others: list[Entity], kind: str = "") -> tuple[str, str] | None:
+    """(mode, label): "role" for a desk or person, "place" for a country or city; None if unknown.
+
+    For a web address, only a label that is the subject of its clause names what the address is:
+    in "the documentation of the library is available at URL" the URL is not the library's.
+    """
     label = _line_label(line_prefix, others)
     if label is None:
-        for pattern in _OBJECT_PATTERNS:
+        for k, pattern in enumerate(_OBJECT_PATTERNS):
             m = pattern.search(prefix)
             cleaned = _clean_label(m.group(1)) if m else None
+            if cleaned and kind == "url" and k >= 2 and _COMPLEMENT.search(prefix[: m.start(1)]):
+                continue
             if cleaned:
                 return "role", cleaned
         place = re.match(r"^\s*\(([A-Z][\w ]{1,30}?)[,)]", after)
@@ -212,7 +229,7 @@ _FOOTNOTE_LIKE = re.compile(
     re.IGNORECASE,
 )
 _AUTHOR_HEADING = re.compile(
-    r"\b(?:authors?|maintainers?|contributors?|credits|acknowledge?ments?|auteurs?|autor(?:en|es)?|autori)\b",
+    r"\b(?:authors?|maintainers?|contributors?|credits?|acknowledge?ments?|auteurs?|autor(?:en|es)?|autori)\b",
     re.IGNORECASE,
 )
 # Words that end a person's name in a byline run into its neighbours ("Will Robertson Feedback:").
@@ -257,6 +274,8 @@ def entity_question(
     """
     if entity.kind in ("email", "url") and _PLACEHOLDER.search(entity.normalized):
         return None
+    if cut_heading(last_heading(heading)):
+        return None  # a section whose heading was cut inside a word ("... SI unit relation-"): parser debris
     template = forms(language).get("factoid", {}).get(entity.kind) if language != "en" else None
     if language != "en" and template is None:
         return None
@@ -284,7 +303,7 @@ def entity_question(
         action = re.sub(r"\s+(?:or|and)$", "", m.group(1).strip()) if m else ""
         if len(action.split()) >= 2:
             mode, label = "action", to_first_person(lower_first(action))
-    found = _label(prefix, line_prefix.strip(), after, same_line) if mode is None else None
+    found = _label(prefix, line_prefix.strip(), after, same_line, entity.kind) if mode is None else None
     subject = document_subject(title)
     if found:
         mode, label = found

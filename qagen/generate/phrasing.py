@@ -115,6 +115,7 @@ _SKIP_HEADINGS = re.compile(
     r"(?:change|version|revision) (?:history|log)|changes|changelog|references|bibliography|index|abstract|"
     r"preface|the code|driver|the driver|documentation|the documentation|author|authors|"
     r"contributions?|contributing|contributors|feedback|thanks|to ?do|future (?:work|plans)|copying|"
+    r"credits?(?: where (?:it'?s|it’s) due)?|"
     r"users?'?s?’?s? guide|user manual|reference manual|tutorial|examples?|an example|miscellaneous|misc|"
     # discourse labels: the rationale or background of what? ("Can you explain the rationale in diffcoeff?")
     r"rationale|motivation|background|discussion|(?:general |final |some )?remarks|details|basics|generalities|"
@@ -248,6 +249,8 @@ def heading_question(heading: str, title: str, language: str = "en", body: str |
     With the section's ``body``, a gerund heading becomes a how-to question only when the body
     uses the verb ("Formatting layers" over a text that describes four layers is a topic).
     """
+    if cut_heading(heading):
+        return None
     heading = clean_heading(heading)
     heading = re.sub(r"\s+", " ", heading).strip().rstrip(".:").lstrip(".,;:-–— ")  # ". defaults": a lost number
     heading = re.split(r"\.\s+(?=[A-Z])", heading)[-1]  # "Mixed arithmetic. The recycling rule": two headings
@@ -299,6 +302,15 @@ def heading_question(heading: str, title: str, language: str = "en", body: str |
             return f"{generic.group(1)} {subject}?", 4
         return with_subject(gerund, subject), 4
     return _noun_question(low, subject), 3
+
+
+def cut_heading(heading: str) -> bool:
+    """True for a raw heading cut inside a word at a line end ("... Diagram of SI unit relation-").
+
+    Such a "heading" is the first line of a reference or a sentence the parser took for one;
+    its section is the rest of that line ("ships: http://..."), nothing to ask about.
+    """
+    return re.search(r"[a-z]-\s*$", heading) is not None
 
 
 def skipped_heading(heading: str) -> bool:

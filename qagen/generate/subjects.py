@@ -112,6 +112,7 @@ def clean_title(title: str) -> str:
     text = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", title)).strip()
     text = re.sub(r"\s+", " ", _FOOTNOTE_MARKS.sub(" ", text)).strip()
     text = _VERSION_TAIL.sub("", text)
+    text = re.sub(r"[{}]", "", text)  # "{zx-calculus}": a LaTeX group the PDF title kept
     return text.strip(" ,;:-–—")
 
 
