@@ -182,9 +182,9 @@ def build(
         click.echo(f"dry run: generation would make {est} (nothing was sent)")
         return
     if not quiet:
-        from qagen.inspect import summary_line
+        from qagen.inspect import build_summary
 
-        click.echo(summary_line(result), err=True)
+        click.echo(build_summary(result), err=True)
     if result.incomplete:
         for name, why in result.incomplete.items():
             click.echo(f"incomplete: {name}: {why}", err=True)

@@ -25,6 +25,67 @@ def summary_line(result: Any) -> str:
     return ", ".join(parts) + f"; {where}"
 
 
+TYPE_NAMES = {"long_form": "long-form", "factoid": "factoid", "mcq": "MCQ"}
+
+
+def build_summary(result: Any) -> str:
+    """What a build prints at its end without ``-v``: a few lines a newcomer can act on.
+
+    What ran (and this run's time), items by type and the rejected; the LLM's requests, tokens
+    and cost; how many warnings the build printed; where to look next.
+    """
+    from qagen.llm.progress import format_cost, format_duration
+
+    stages = result.manifest.get("stages", {})
+    seconds = sum(r.seconds for r in result.stages if r.status == "ran")
+    head = [f"done: {len(result.ran)} stage(s) ran in {format_duration(seconds)}"]
+    if result.skipped:
+        head.append(f"{len(result.skipped)} unchanged and skipped")
+    counts = stages.get("filter", {}).get("counts", {})
+    if counts:
+        by_type = [f"{counts[f'accepted_{t}']} {name}" for t, name in TYPE_NAMES.items() if counts.get(f"accepted_{t}")]
+        accepted, rejected = counts.get("accepted", 0), counts.get("rejected", 0)
+        head.append(f"{accepted} items ({', '.join(by_type) or 'none'}), {rejected} rejected")
+    lines = [", ".join(head)]
+    llm = stages.get("generate", {}).get("llm") or {}
+    if llm.get("backend") == "extractive":
+        lines.append("llm: none (offline extractive generator: no requests, no cost)")
+    elif llm:
+        detail = [
+            f"{llm.get('repairs', 0)} repairs",
+            f"{llm.get('retries', 0)} retries",
+            f"{llm.get('failures', 0)} failed",
+        ]
+        if llm.get("cache_hits"):
+            detail.insert(0, f"{llm['cache_hits']} from the cache")
+        tokens = f"{llm.get('prompt_tokens', 0):,} + {llm.get('completion_tokens', 0):,} tokens"
+        cost = (
+            format_cost(llm.get("cost_usd", 0.0)) if llm.get("cost_known") else "cost unknown (no price for the model)"
+        )
+        lines.append(
+            f"llm: {llm.get('requests_sent', 0)} requests sent ({', '.join(detail)}), {tokens}, {cost} "
+            f"({llm.get('model') or llm.get('backend')})"
+        )
+    warned = sum(len(entry.get("warnings_logged") or []) for entry in stages.values())
+    if warned:
+        lines.append(f"warnings: {warned} (all in the report's Warnings panel and in qagen inspect)")
+    report = Path(result.out_dir) / "report.html"
+    if report.is_file() and stages.get("splits", {}).get("status") == "ok":
+        lines.append(f"next: open {report}; then qagen export {result.out_dir} --format ragas|deepeval|hf|csv -o DIR")
+    else:
+        lines.append(f"next: qagen inspect {result.out_dir}")
+    return "\n".join(lines)
+
+
+def warnings_logged(manifest: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(stage, message)`` of every warning the build's stages printed, in stage order."""
+    return [
+        (name, str(message).removeprefix(f"{name}: "))
+        for name, entry in manifest.get("stages", {}).items()
+        for message in entry.get("warnings_logged") or []
+    ]
+
+
 def collect(out: Path) -> dict[str, Any]:
     """Counts per stage (from the manifest), per item type, per fold and split, the splits, and the funnel.
 
@@ -40,6 +101,7 @@ def collect(out: Path) -> dict[str, Any]:
     data: dict[str, Any] = {
         "out": str(out),
         "qagen_version": manifest.get("qagen_version"),
+        "warnings": [{"stage": stage, "message": message} for stage, message in warnings_logged(manifest)],
         "stages": {
             name: {
                 "status": "skipped" if entry.get("skipped") else entry.get("status"),
@@ -133,7 +195,7 @@ def placed_in_splits(out: Path, crosseval: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def _splits_lines(splits: dict[str, Any]) -> list[str]:
+def _splits_lines(splits: dict[str, Any], warnings: bool = True) -> list[str]:
     head = f"placed in splits (crosseval.json): {splits['items_placed']} item(s)"
     review = splits.get("review")
     if review:
@@ -164,36 +226,94 @@ def _splits_lines(splits: dict[str, Any]) -> list[str]:
             f"fold's pages, left out; {a['unsupported_answerable']} answer(s) not found on their source pages "
             "(evidence: splits/leakage.json)"
         )
-    lines += [f"warning: {w}" for w in splits.get("warnings", [])]
+    if warnings:  # (else the build's warnings block lists them)
+        lines += [f"warning: {w}" for w in splits.get("warnings", [])]
     if splits["placed_by_split_fold_type"]:
-        lines.append("placed by split/fold/type:")
-        lines += [f"  {k:<32} {v}" for k, v in splits["placed_by_split_fold_type"].items()]
+        lines += _cell_table(splits["placed_by_split_fold_type"], "placed, by split, fold and type:")
     return lines
 
 
+def _cell_table(cells: dict[str, int], title: str) -> list[str]:
+    """``{"validation/fold_1/mcq": 3, ...}`` as a table: one row per split and fold, a column per type."""
+    rows: dict[tuple[str, str], Counter[str]] = {}
+    for key, n in cells.items():
+        split, fold, kind = key.split("/")
+        rows.setdefault((split, fold.removeprefix("fold_")), Counter())[kind] += n
+    kinds = [k for k in TYPE_NAMES if any(k in c for c in rows.values())]
+    header = f"  {'split':<11} {'fold':>4}  " + " ".join(f"{TYPE_NAMES[k]:>9}" for k in kinds) + f" {'total':>7}"
+    lines = [title, header]
+    order = {"validation": 0, "test": 1}
+    for (split, fold), c in sorted(rows.items(), key=lambda kv: (order.get(kv[0][0], 2), kv[0][0], kv[0][1])):
+        values = " ".join(f"{c.get(k, 0):>9}" for k in kinds)
+        lines.append(f"  {split:<11} {fold:>4}  {values} {sum(c.values()):>7}")
+    return lines
+
+
+def _corpus_lines(stages: dict[str, Any]) -> list[str]:
+    parse, pages, topics = (stages.get(n, {}).get("counts", {}) for n in ("parse", "pages", "topics"))
+    lines = []
+    if parse:
+        skipped = f", {parse['skipped_files']} file(s) skipped" if parse.get("skipped_files") else ""
+        lines.append(
+            f"  documents: {parse.get('parsed', 0)} parsed, {parse.get('failed', 0)} failed{skipped}; "
+            f"{parse.get('sections', 0)} sections"
+        )
+    if pages:
+        lines.append(f"  pages: {pages.get('pages', 0)} (median {pages.get('median_tokens', 0)} tokens)")
+    if topics:
+        lines.append(f"  topics: {topics.get('topics', 0)} ({topics.get('outliers', 0)} outlier section(s))")
+    return lines
+
+
+def _folds_lines(stages: dict[str, Any]) -> list[str]:
+    folds = stages.get("folds", {}).get("counts", {})
+    if not folds:
+        return []
+    return [
+        f"  sections kept: {folds.get('kept', 0)}; left out: {folds.get('conflict', 0)} in units spanning both "
+        f"folds, {folds.get('outlier', 0)} outlier(s); sampled for generation: {folds.get('sampled', 0)}"
+    ]
+
+
 def inspect_dir(out: Path, as_json: bool = False) -> str:
-    """The text (or JSON) that ``qagen inspect`` prints."""
+    """The text (or JSON) that ``qagen inspect`` prints, in labelled blocks: build, corpus, folds,
+    items, questions per iteration, warnings, filter funnel, scores."""
     data = collect(out)
     if as_json:
         return json.dumps(data, indent=2)
-    lines = [f"{data['out']} (qagen {data['qagen_version']})", "", "stage      status     seconds  counts"]
+    lines = [
+        f"{data['out']} (qagen {data['qagen_version']})",
+        "",
+        "== build: stages ==",
+        "stage      status     seconds  counts",
+    ]
     for name, st in data["stages"].items():
         counts = ", ".join(f"{k}={v}" for k, v in st["counts"].items())
         errs = f"  [{st['errors']} problem(s)]" if st["errors"] else ""
         lines.append(f"{name:<10} {st['status'] or '-':<10} {st['seconds'] or 0:>7.2f}  {counts}{errs}")
+    corpus = _corpus_lines(data["stages"])
+    if corpus:
+        lines += ["", "== corpus ==", *corpus]
+    folds = _folds_lines(data["stages"])
+    if folds:
+        lines += ["", "== folds ==", *folds]
     if "items_by_type" in data:
-        lines += ["", "items by type: " + ", ".join(f"{k}={v}" for k, v in data["items_by_type"].items())]
-        lines.append("items by split/fold/type (every accepted item, items.jsonl):")
-        lines += [f"  {k:<32} {v}" for k, v in data["items_by_split_fold_type"].items()]
+        by_type = ", ".join(f"{TYPE_NAMES.get(k, k)} {v}" for k, v in data["items_by_type"].items())
+        lines += ["", "== items (items.jsonl: every accepted item) ==", f"  by type: {by_type}"]
+        lines += _cell_table(data["items_by_split_fold_type"], "  by split, fold (the fold the source is in) and type:")
     if "splits" in data:
-        lines += _splits_lines(data["splits"])
+        block = _splits_lines(data["splits"], warnings=not data["warnings"])[1:]
+        lines += ["", "== questions per iteration (crosseval.json) ==", *block]
+    if data["warnings"]:
+        lines += ["", f"== warnings printed by the build ({len(data['warnings'])}) =="]
+        lines += [f"  {w['stage']}: {w['message']}" for w in data["warnings"]]
     if "funnel" in data:
         from qagen.filters import format_funnel
 
-        lines += ["", "filter funnel:", format_funnel(data["funnel"]["funnel"])]
+        lines += ["", "== filter funnel ==", "filter funnel:", format_funnel(data["funnel"]["funnel"])]
     if "scores" in data:
         sc = data["scores"]
         rows = f" and {sc['rows_file']}" if sc["rows_file"] else ""
-        lines += ["", f"scores: scores.json{rows}, from {sc['answers_file']}"]
+        lines += ["", "== scores ==", f"scores: scores.json{rows}, from {sc['answers_file']}"]
         lines += [f"warning: {p}" for p in sc["problems"]]
     return "\n".join(lines)

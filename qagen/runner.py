@@ -289,8 +289,9 @@ class Runner:
     def _execute(self, stage: Stage, manifest: dict[str, Any], fp: str) -> StageReport:
         self.log(f"{stage.name}: running")
         t0, c0 = time.perf_counter(), time.process_time()
+        warned: list[str] = []
         try:
-            result, outputs = self._run_and_write(stage, manifest)
+            result, outputs = self._run_and_write(stage, manifest, warned)
         except StageStop:
             raise
         except BaseException as exc:
@@ -310,6 +311,10 @@ class Runner:
             "outputs": outputs,
             **result.info,
         }
+        if result.incomplete:
+            warned.append(f"{stage.name} is incomplete: {result.incomplete}")
+        if warned:  # every warning the stage printed, for the report's panel and the build summary
+            manifest["stages"][stage.name]["warnings_logged"] = warned
         self._save_manifest(manifest)
         counts = ", ".join(f"{k}={v}" for k, v in result.counts.items())
         logger.info("%s: ran in %.2f s%s", stage.name, seconds, f" ({counts})" if counts else "")
@@ -317,8 +322,20 @@ class Runner:
             self.log(f"warning: {stage.name} is incomplete: {result.incomplete}")
         return StageReport(stage.name, "ran", seconds, result.counts, result.errors, result.incomplete)
 
-    def _run_and_write(self, stage: Stage, manifest: dict[str, Any]) -> tuple[StageOutput, dict[str, str]]:
-        """Run the stage function, write its artifacts; return its output and the hash of every file written."""
+    def _run_and_write(
+        self, stage: Stage, manifest: dict[str, Any], warned: list[str] | None = None
+    ) -> tuple[StageOutput, dict[str, str]]:
+        """Run the stage function, write its artifacts; return its output and the hash of every file written.
+
+        Each ``warning: ...`` line the stage logs is also appended (without the prefix) to ``warned``.
+        """
+        warned = [] if warned is None else warned
+
+        def log(message: str) -> None:
+            if message.startswith("warning: "):
+                warned.append(message.removeprefix("warning: "))
+            self.log(message)
+
         inputs = {name: self.artifacts[name].read(self.out_dir / name) for name in stage.inputs}
         for name in stage.optional_inputs:
             if (self.out_dir / name).is_file():
@@ -329,7 +346,7 @@ class Runner:
             cache_dir=self.out_dir / ".cache",
             extra=self.extra,
             progress=self.progress,
-            log=self.log,
+            log=log,
             manifest=copy.deepcopy(manifest),
         )
         result = stage.run(ctx)

@@ -762,7 +762,8 @@ def run_splits(ctx: StageContext) -> StageOutput:
         sections={s.id: s for s in sections},
         judge=judge,
     )
-    counts = {f"{s}/fold_{f}": len(v) for (s, f), v in sorted(result.questions.items())}
+    # questions asked in each iteration (answerable and unanswerable), named as the iterations are
+    counts = {f"questions_{s}_iteration_{f}": len(v) for (s, f), v in sorted(result.questions.items())}
     counts["leakage_flagged"] = result.leakage["flagged"]
     checked = result.leakage.get("answerability")
     if checked is not None:  # the question-side check and the answer check of the answerable role

@@ -45,13 +45,15 @@ def test_inspect_shows_what_the_splits_hold_under_approved_only(tmp_path):
                      ("test", 2): (1, 1, 1)}  # fmt: skip
 
     text = inspect_dir(out)
-    assert "items by split/fold/type (every accepted item, items.jsonl):" in text
-    assert "validation/fold_1/long_form" in text.split("placed in splits")[0]
+    assert "== items (items.jsonl: every accepted item) ==" in text
+    items_block = text.split("== items", 1)[1].split("==", 2)[1]
+    row = next(line.split() for line in items_block.splitlines() if line.strip().startswith("validation"))
+    assert row[:2] == ["validation", "1"] and "long-form" in items_block
     placed = text.split("placed in splits", 1)[1]
     assert placed.startswith(
         " (crosseval.json): 8 item(s) from approved items only (review: 8 approved under rule 'all', 24 of 24 reviewed)"
     )
-    assert "long_form" not in placed and "factoid" not in placed
+    assert "long-form" not in placed and "factoid" not in placed
     row = next(line for line in placed.splitlines() if line.strip().startswith("validation_iteration_1"))
     assert row.split() == ["validation_iteration_1", "3", "3", "3", "0", "0", "0"]
     assert json.loads(inspect_dir(out, as_json=True))["splits"] == splits

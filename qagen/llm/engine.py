@@ -40,6 +40,7 @@ from qagen.llm.errors import classify
 from qagen.llm.limits import Budget, BudgetExceeded, Pacer
 from qagen.llm.loop import run_sync
 from qagen.llm.pricing import cost_of, estimate_prompt_tokens, estimate_tokens, price_for
+from qagen.llm.progress import LLMProgress
 from qagen.llm.retry import give_up, retrying
 from qagen.llm.structured import (
     Checked,
@@ -205,8 +206,6 @@ class LLMEngine:
     # ----------------------------------------------------------------- one run
 
     def _prepare(self, requests: list[LLMRequest], response_model: ResponseModels) -> _Run:
-        from tqdm.auto import tqdm
-
         models = expand_models(response_model, len(requests))
         requests = with_schemas(requests, models)
         self.stats.requests += len(requests)
@@ -216,7 +215,13 @@ class LLMEngine:
             keys=[request_key(self._public_id, self.llm.model, r) for r in requests],
             results=[None] * len(requests),
             cache=RequestCache(self.cache_path) if self.cache_path is not None else None,
-            bar=tqdm(total=len(requests), disable=not self.progress, desc="llm", unit="req", leave=False),
+            bar=LLMProgress(
+                len(requests),
+                self.stats,
+                self.config.max_cost_usd,
+                enabled=self.progress,
+                priced=self.price is not None,
+            ),
         )
 
     def _replay_cache(self, run: _Run) -> deque[int]:
@@ -231,7 +236,7 @@ class LLMEngine:
                 except (ReplyError, _CheckCrashed) as exc:
                     if isinstance(exc, ReplyError) and self._replays(hit):
                         run.results[i] = self._cached_failure(run.requests[i], hit)
-                        run.bar.update()
+                        run.bar.advance()
                         continue
                     hit = None  # stale (the response model changed), or more repairs allowed now: ask again
                 else:
@@ -239,7 +244,7 @@ class LLMEngine:
                         run.requests[i], checked.value, hit.text, None, True, hit.usage, 0, checked.data
                     )
                     self._count_replay(hit)
-                    run.bar.update()
+                    run.bar.advance()
             if hit is None:
                 pending.append(i)
         return pending
@@ -273,8 +278,8 @@ class LLMEngine:
             except AuthLLMError as exc:  # recorded in the stats, then raised: the run stops
                 kind = "quota" if isinstance(exc, QuotaLLMError) else "auth"
                 run.results[i] = self._failed(run.requests[i], kind, str(exc), None, Usage(), 0)
+                run.bar.advance()
                 raise
-            run.bar.update()
 
     async def _one(self, run: _Run, i: int) -> LLMResult:
         """One request: call, validate, repair until valid or out of attempts."""
@@ -285,12 +290,15 @@ class LLMEngine:
             try:
                 completion, n = await self._call(run, request)
             except _Stopped as exc:
+                run.bar.advance()
                 if last is None:
                     return self._not_run(original)
                 return self._failed(original, "stopped", f"{last[1]}; repair not run ({exc})", last[0], usage, attempts)
             except _CallFailed as exc:
+                run.bar.advance()
                 text = last[0] if last else None
                 return self._failed(original, exc.kind, str(exc), text, usage, attempts + exc.attempts)
+            run.bar.advance()
             attempts, usage = attempts + n, usage + completion.usage
             try:
                 checked = _check(completion, original, model)
@@ -301,6 +309,7 @@ class LLMEngine:
                 if exc.kind == "refusal" or round_ == self.config.repair_attempts:
                     break
                 self.stats.repairs += 1
+                run.bar.add_calls(1)
                 request = repair_request(original, completion.text, exc)
                 continue
             if run.cache is not None:

@@ -1,0 +1,96 @@
+"""What an LLM run shows while it works: a bar on a terminal, plain lines elsewhere, nothing with -q."""
+
+from __future__ import annotations
+
+import io
+
+from pydantic import BaseModel
+
+from qagen.config import LLMConfig
+from qagen.llm import LLMEngine, LLMRequest, Message
+from qagen.llm.base import LLMStats
+from qagen.llm.fake import FakeLLM
+from qagen.llm.progress import LLMProgress, format_duration
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_plain_lines_every_interval_and_at_the_end():
+    stats, clock, out = LLMStats(), Clock(), io.StringIO()
+    progress = LLMProgress(4, stats, 0.5, stream=out, every_s=30, clock=clock)
+    clock.t += 10
+    stats.cost_usd += 0.01
+    progress.advance()
+    assert out.getvalue() == ""  # not yet 30 s
+    clock.t += 30
+    stats.repairs += 1
+    progress.add_calls(1)
+    progress.advance()
+    line = out.getvalue().strip()
+    assert line == "llm: 2/5 calls (40%), $0.0100 of $0.5000, 1 repair, 0 retries, 0 failed, about 1 min 00 s left"
+    stats.retries += 2
+    stats.failures += 1
+    progress.advance(3)
+    progress.close()
+    last = out.getvalue().strip().splitlines()[-1]
+    assert last == "llm: 5/5 calls (100%), $0.0100 of $0.5000, 1 repair, 2 retries, 1 failed, 40 s"
+
+
+def test_the_counts_are_this_runs_not_the_engines_lifetime():
+    stats = LLMStats(cost_usd=1.0, retries=7, repairs=3, failures=2)
+    progress = LLMProgress(2, stats, None, stream=io.StringIO(), clock=Clock())
+    stats.cost_usd += 0.25
+    assert progress.postfix() == "$0.2500, 0 repairs, 0 retries, 0 failed"
+    assert "$" not in LLMProgress(2, stats, None, stream=io.StringIO(), priced=False).postfix()
+
+
+def test_a_terminal_gets_a_bar_whose_total_grows_with_repairs():
+    out = Terminal()
+    stats = LLMStats()
+    progress = LLMProgress(3, stats, None, stream=out, clock=Clock())
+    progress.advance()
+    progress.add_calls(2)
+    stats.repairs += 2
+    progress.advance(2)
+    progress._bar.refresh()
+    shown = out.getvalue()
+    progress.close()
+    assert "llm:" in shown and "3/5" in shown and "2 repairs" in shown
+
+
+def test_quiet_writes_nothing():
+    out = Terminal()
+    progress = LLMProgress(3, LLMStats(), None, enabled=False, stream=out)
+    progress.advance(3)
+    progress.close()
+    assert out.getvalue() == ""
+
+
+def test_durations_read_naturally():
+    assert [format_duration(s) for s in (4.4, 65, 3725)] == ["4 s", "1 min 05 s", "1 h 02 min"]
+
+
+class Answer(BaseModel):
+    answer: str
+
+
+def test_an_engine_run_counts_repair_calls_in_its_total(capsys):
+    replies = ["not json", '{"answer": "a"}', '{"answer": "b"}', '{"answer": "c"}']
+    llm = FakeLLM(replies=replies)
+    engine = LLMEngine(llm, LLMConfig(max_concurrency=1, repair_attempts=1), progress=True)
+    requests = [LLMRequest((Message("user", f"q{i}"),)) for i in range(3)]
+    results = engine.run(requests, Answer)
+    assert all(r.ok for r in results) and engine.stats.repairs == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("llm: 4/4 calls (100%), 1 repair, 0 retries, 0 failed"), err
