@@ -706,25 +706,10 @@ def _remaining_budget(ctx: StageContext) -> Any:
 
 
 def _no_items(manifest: dict[str, Any]) -> str:
-    """Why a build has no accepted items, in one line: no candidates (and why), or the filters' main reasons."""
-    from qagen.generate.extractive import OFFLINE_TYPES
+    """Why a build has no accepted items, in one line (see :func:`qagen.report.summary.no_items_reason`)."""
+    from qagen.report.summary import no_items_reason
 
-    stages = manifest.get("stages", {})
-    generated = stages.get("generate", {}).get("counts", {})
-    if not generated.get("candidates"):
-        language = generated.get("language", "")
-        why = (
-            f"the offline generator has no question forms for the documents' language ({language}); "
-            "configure an LLM ([llm] backend)"
-            if language and language.split("-")[0] not in OFFLINE_TYPES
-            else f"{generated.get('sampled_sections', 0)} sampled section(s) gave no question; see candidates.jsonl"
-        )
-        return f"no items: generation made no candidates: {why}"
-    reasons: Counter[str] = Counter()
-    for row in stages.get("filter", {}).get("funnel", []):
-        reasons.update(row.get("reasons", {}))
-    top = ", ".join(f"{k} {v}" for k, v in reasons.most_common(3))
-    return f"no items: the filters rejected all {generated['candidates']} candidates ({top}); see rejected.jsonl"
+    return no_items_reason(manifest)
 
 
 def run_splits(ctx: StageContext) -> StageOutput:

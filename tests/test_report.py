@@ -267,7 +267,7 @@ def test_the_page_shows_every_part_with_the_build_counts():
 def test_no_value_in_the_headline_is_missing_for_a_complete_build():
     html = render_report(make_data())
     values = re.findall(r'class="kpi" id="kpi-[a-z]+"><div class="k">[^<]+</div><div class="v">([^<]*)', html)
-    assert len(values) == 7 and "—" not in values and all(v.strip() for v in values)
+    assert len(values) == 8 and "—" not in values and all(v.strip() for v in values)
 
 
 def test_text_from_documents_is_escaped_everywhere():
@@ -309,7 +309,36 @@ def test_a_partial_build_still_reports(tmp_path):
     data = ReportData(manifest={"stages": {"parse": {"status": "ok", "seconds": 1.0, "counts": {"documents": 2}}}})
     html = render_report(data)
     assert "The topics stage has not run." in html and "The folds stage has not run." in html
-    assert "No map: the topics stage has not run." in html and "No items yet." in html
+    assert "No map: the topics stage has not run." in html
+    assert "no items yet: the generate stage has not run" in html  # says why, not only "No items yet."
+
+
+def test_a_build_without_items_says_why():
+    manifest = {
+        "stages": {
+            "generate": {"status": "ok", "counts": {"candidates": 12, "sampled_sections": 6}},
+            "filter": {"status": "ok", "funnel": [{"filter": "grounding", "reasons": {"answer not in source": 9}}]},
+        }
+    }
+    html = render_report(ReportData(manifest=manifest))
+    assert "no items: the filters rejected all 12 candidates (answer not in source 9)" in html
+    failed = {"stages": {"generate": {"status": "failed", "error": "LLMError: the key was refused"}}}
+    assert "no items: the generate stage failed: LLMError: the key was refused" in render_report(
+        ReportData(manifest=failed)
+    )
+
+
+def test_build_time_counts_only_the_stages_this_run_ran():
+    manifest = {
+        "stages": {
+            "parse": {"status": "ok", "skipped": True, "seconds": 50.0},  # e.g. made by a dry run
+            "generate": {"status": "ok", "skipped": False, "seconds": 20.0},
+            "report": {"status": "ok", "skipped": False, "seconds": 1.0},
+        }
+    }
+    html = render_report(ReportData(manifest=manifest))
+    time_kpi = html.split('id="kpi-time"', 1)[1].split("</div></div>", 1)[0]
+    assert "21.0 s" in time_kpi and "1 unchanged stage(s) reused (they took 50.0 s" in time_kpi
 
 
 def test_the_map_reports_a_mismatched_projection_instead_of_failing():

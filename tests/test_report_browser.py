@@ -186,6 +186,43 @@ def _text(driver, css: str) -> str:
     return driver.find_element("css selector", css).text.strip()
 
 
+def test_the_report_lists_every_warning_with_advice_and_a_row_per_document(browser, example_report, tmp_path):
+    from collections import Counter
+
+    open_page(browser, example_report / "report.html")
+    manifest = json.loads((example_report / "manifest.json").read_text())
+    logged = list(
+        dict.fromkeys(
+            (name, m.removeprefix(f"{name}: "))
+            for name, entry in manifest["stages"].items()
+            for m in entry.get("warnings_logged") or []
+        )
+    )
+    rows = browser.find_elements("css selector", "#warnings-table tbody tr")
+    shown = [tuple(td.text.strip() for td in r.find_elements("css selector", "td")) for r in rows]
+    assert [(stage, message) for stage, _kind, message, _advice in shown] == logged
+    assert all(advice for *_, advice in shown)
+    assert _text(browser, "#kpi-warnings .v") == str(len(logged))
+    docs = _lines(example_report / "documents.jsonl")
+    items = Counter(it["source"]["doc_id"] for it in _lines(example_report / "items.jsonl"))
+    table = {
+        cells[0]: cells
+        for r in browser.find_elements("css selector", "#per-document tbody tr")
+        if (cells := [td.text.strip() for td in r.find_elements("css selector", "td")])
+    }
+    assert set(table) == {d["path"] for d in docs}
+    for d in docs:
+        assert table[d["path"]][6] == str(items.get(d["id"], 0)), d["path"]  # after left out and sampled
+    for css in ("#summary", "#warnings"):  # looked at by a person: $QAGEN_SCREENSHOTS keeps them
+        element = browser.find_element("css selector", css)
+        browser.execute_script("arguments[0].scrollIntoView()", element)
+        path = tmp_path / f"report_{css.strip('#')}.png"
+        element.screenshot(str(path))
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        if os.environ.get("QAGEN_SCREENSHOTS"):
+            shutil.copy(path, Path(os.environ["QAGEN_SCREENSHOTS"]) / path.name)
+
+
 def test_example_report_loads_cleanly_and_shows_the_build_counts(browser, example_report, tmp_path):
     open_page(browser, example_report / "report.html")
     assert page_problems(browser) == []

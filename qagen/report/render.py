@@ -97,19 +97,25 @@ def csp_hash(script: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
 
 
+MAX_DOCUMENT_ROWS = 500  # the per-document table; the rest are counted
+
+
 def report_context(data: ReportData, config: ReportConfig) -> dict[str, Any]:
     """Everything the template shows, computed from the data (pure)."""
     from qagen.report.dataset import bloom_scenario, crosseval_view, funnel_view, type_fold_split
     from qagen.report.projection import section_map
     from qagen.report.samples import item_cards
-    from qagen.report.summary import build_info, document_problems, kpis, llm_stats, stage_rows
+    from qagen.report.summary import build_info, document_problems, document_rows, kpis, llm_stats, stage_rows
     from qagen.report.topics import PAPER_RANGES, fold_view, topic_quality, topic_rows
+    from qagen.report.warnings import warning_rows
 
     return {
         "title": data.title,
         "info": build_info(data),
         "kpis": kpis(data),
         "docs": document_problems(data, config.max_problems_shown),
+        "per_doc": document_rows(data, MAX_DOCUMENT_ROWS),
+        "warnings": warning_rows(data),
         "stages": stage_rows(data.manifest),
         "llm": llm_stats(data.manifest),
         "map": section_map(data, config.max_map_points),

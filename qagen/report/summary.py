@@ -105,6 +105,7 @@ def document_problems(data: ReportData, limit: int) -> dict[str, Any]:
 
 def kpis(data: ReportData) -> dict[str, Any]:
     """Headline numbers for the top of the page."""
+    rows = stage_rows(data.manifest)
     by_type = Counter(it.type for it in data.items)
     n_sections = len(data.sections)
     outliers = None
@@ -123,7 +124,90 @@ def kpis(data: ReportData) -> dict[str, Any]:
         "items_by_type": [(t, TYPE_NAMES[t], by_type.get(t, 0)) for t in ITEM_TYPES],
         "candidates": _candidates(data),
         "rejected": len(data.rejected),
-        "seconds": sum(r["seconds"] or 0.0 for r in stage_rows(data.manifest)),
+        # this build's time: a skipped stage's seconds are those of the run that made its outputs
+        # (a dry run, an earlier build), not of this one
+        "seconds": sum(r["seconds"] or 0.0 for r in rows if not r["status"].startswith("skipped")),
+        "reused": sum(r["status"].startswith("skipped") for r in rows),
+        "reused_seconds": sum(r["seconds"] or 0.0 for r in rows if r["status"].startswith("skipped")),
+        "warnings": sum(len(e.get("warnings_logged") or []) for e in _stages(data.manifest).values()),
+        "no_items": no_items_reason(data.manifest) if not data.items else None,
+    }
+
+
+def no_items_reason(manifest: dict[str, Any]) -> str:
+    """Why a build has no accepted items, in one line: a stage that failed, no candidates (and why), or
+    the filters' main reasons."""
+    from qagen.generate.extractive import OFFLINE_TYPES
+
+    stages = _stages(manifest)
+    for name in STAGE_ORDER[: STAGE_ORDER.index("filter") + 1]:  # stages that make the items
+        entry = stages.get(name) or {}
+        if entry.get("status") in ("failed", "interrupted"):
+            return f"no items: the {name} stage {entry['status']}: {entry.get('error', '')}"
+    if "generate" not in stages:
+        return "no items yet: the generate stage has not run"
+    generated = stages.get("generate", {}).get("counts", {})
+    if not generated.get("candidates"):
+        language = generated.get("language", "")
+        why = (
+            f"the offline generator has no question forms for the documents' language ({language}); "
+            "configure an LLM ([llm] backend)"
+            if language and language.split("-")[0] not in OFFLINE_TYPES
+            else f"{generated.get('sampled_sections', 0)} sampled section(s) gave no question; see candidates.jsonl"
+        )
+        return f"no items: generation made no candidates: {why}"
+    reasons: Counter[str] = Counter()
+    for row in stages.get("filter", {}).get("funnel", []):
+        reasons.update(row.get("reasons", {}))
+    top = ", ".join(f"{k} {v}" for k, v in reasons.most_common(3))
+    return f"no items: the filters rejected all {generated['candidates']} candidates ({top}); see rejected.jsonl"
+
+
+def document_rows(data: ReportData, limit: int) -> dict[str, Any]:
+    """One row per document: format, pages, sections, items accepted and rejected, and its problem if any.
+
+    Sorted with failed documents first, then by fewest items, so what needs a look comes first.
+    """
+    problems = {
+        str(p.get("path", "")): f"{p.get('reason', '')}: {p.get('detail', '')}".strip(": ")
+        for p in _stages(data.manifest).get("parse", {}).get("errors") or []
+        if isinstance(p, dict)
+    }
+    doc_of = {sec.id: sec.doc_id for sec in data.sections}
+    sampled = Counter(doc_of.get(a.section_id) for a in data.assignments if a.sampled)
+    left_out = Counter(doc_of.get(a.section_id) for a in data.assignments if a.status != "kept")
+    accepted = Counter(it.source.doc_id for it in data.items)
+    rejected = Counter(r.source.doc_id for r in data.rejected)
+    reasons: dict[str, Counter[str]] = {}
+    for r in data.rejected:
+        reasons.setdefault(r.source.doc_id, Counter())[r.filter] += 1
+    rows = []
+    for d in data.documents:
+        top = reasons.get(d.id, Counter()).most_common(1)
+        rows.append(
+            {
+                "path": d.path,
+                "title": d.title or "",
+                "format": d.format + (f" ({d.encoding})" if d.encoding and d.encoding != "utf-8" else ""),
+                "status": d.status,
+                "pages": d.n_pages,
+                "sections": d.n_sections,
+                "sampled": sampled.get(d.id, 0),
+                "left_out": left_out.get(d.id, 0),
+                "accepted": accepted.get(d.id, 0),
+                "rejected": rejected.get(d.id, 0),
+                "top_rejection": f"{top[0][0]} ({top[0][1]})" if top else "",
+                "problem": problems.get(d.path, d.error or ""),
+            }
+        )
+    rows.sort(key=lambda r: (r["status"] == "ok", r["accepted"], r["path"]))
+    return {
+        "rows": rows[:limit],
+        "hidden": max(0, len(rows) - limit),
+        "without_items": sum(r["status"] == "ok" and not r["accepted"] for r in rows),
+        "not_sampled": sum(r["status"] == "ok" and not r["sampled"] and r["left_out"] < r["sections"] for r in rows),
+        "all_left_out": sum(r["status"] == "ok" and r["sections"] and r["left_out"] >= r["sections"] for r in rows),
+        "has_folds": bool(data.assignments),
     }
 
 
