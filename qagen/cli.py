@@ -178,8 +178,12 @@ def build(
         log=log,
     )
     if result.estimate is not None:
-        est = ", ".join(f"{k}={v}" for k, v in result.estimate.items())
-        click.echo(f"dry run: generation would make {est} (nothing was sent)")
+        if "by_type" in result.estimate:
+            from qagen.generate.estimate import format_estimate
+
+            click.echo(format_estimate(result.estimate))
+        else:
+            click.echo("dry run: generation would make no requests (the offline extractive generator; nothing to pay)")
         return
     if not quiet:
         from qagen.inspect import build_summary

@@ -175,6 +175,10 @@ def build(
         "out_name": Path(out).resolve().name,
     }
     runner = Runner(STAGES, ARTIFACTS, Path(out), cfg, extra=extra, progress=progress, log=log)
+    if dry_run and force is not True:
+        # the estimate is made by the generate stage, which stops before any request: an unchanged
+        # generate stage would be skipped and say nothing, so a dry run always reaches it
+        force = [*force, "generate"]
     try:
         reports = runner.run(until=until, force=force)
     except st.DryRun as dry:

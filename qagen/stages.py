@@ -616,7 +616,11 @@ def _generate_with_llm(ctx: StageContext, gctx: Any, gen_cfg: Any, backend: Any)
     planned = plan_requests(gctx, ctx.extra.get("prompts_dir"), gen_cfg, llm=ctx.config.llm)
     engine = LLMEngine(llm, ctx.config.llm, cache_path=ctx.cache_dir / "llm.sqlite", progress=ctx.progress)
     if ctx.extra.get("dry_run"):
-        estimate = engine.estimate([p.request for p in planned], [p.response_model for p in planned])
+        from qagen.config import LLMConfig
+        from qagen.generate.estimate import dry_run_estimate
+
+        defaults = LLMConfig().prices
+        estimate = dry_run_estimate(engine, planned, gctx.sections, gen_cfg.long_form_per_section, defaults)
         raise DryRun(estimate, public_id(llm.id))
     results = engine.run([p.request for p in planned], [p.response_model for p in planned])
     items, failures = items_from_results(

@@ -182,12 +182,8 @@ class LLMEngine:
         upper bounds (every reply at ``max_tokens``), not counting repair requests.
         """
         reqs = with_schemas(list(requests), expand_models(response_model, len(requests)))
-        keys = [request_key(self._public_id, self.llm.model, r) for r in reqs]
-        cached: set[str] = set()
-        if self.cache_path is not None and self.cache_path.exists():
-            with RequestCache(self.cache_path) as cache:
-                cached = set(cache.get_many(keys))
-        todo = [r for r, k in zip(reqs, keys, strict=True) if k not in cached]
+        hits = self.cached_keys(requests, response_model)
+        todo = [r for r, hit in zip(reqs, hits, strict=True) if not hit]
         prompt = sum(estimate_prompt_tokens(r) for r in todo)
         completion = sum(r.max_tokens for r in todo)
         cost = cost_of(Usage(prompt, completion), self.price) if self.price else None
@@ -202,6 +198,16 @@ class LLMEngine:
             "completion_tokens_max": completion,
             "cost_usd_max": None if cost is None else round(cost, 6),
         }
+
+    def cached_keys(self, requests: Sequence[LLMRequest], response_model: ResponseModels = None) -> list[bool]:
+        """Whether each request's reply is in the cache already (a run would replay it, at no cost)."""
+        reqs = with_schemas(list(requests), expand_models(response_model, len(requests)))
+        keys = [request_key(self._public_id, self.llm.model, r) for r in reqs]
+        cached: set[str] = set()
+        if self.cache_path is not None and self.cache_path.exists():
+            with RequestCache(self.cache_path) as cache:
+                cached = set(cache.get_many(keys))
+        return [k in cached for k in keys]
 
     # ----------------------------------------------------------------- one run
 
