@@ -148,9 +148,14 @@ def test_form_labels_save_a_csv_that_imports(browser, tmp_path):
     question = {r["item_id"]: r["question"] for r in rows}
     assert question[next(i for i in ids if i.startswith("s2-long"))].startswith("'=HYPERLINK")  # guarded
 
-    # Choices survive a reload (kept in the browser as the reviewer goes).
+    # Choices survive a reload (kept in the browser as the reviewer goes). The page renders its
+    # items from script after loading: wait for the restored choice (10 s at most) before reading.
+    from selenium.webdriver.support.ui import WebDriverWait
+
     browser.refresh()
-    assert browser.find_element(By.CSS_SELECTOR, '#item-1 input[value="wrong"]').is_selected()
+    WebDriverWait(browser, 10).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, '#item-1 input[value="wrong"]').is_selected()
+    )
     assert browser.find_element(By.CSS_SELECTOR, '#item-1 input[name="natural-1"][value="no"]').is_selected()
     assert browser.find_element(By.CSS_SELECTOR, '#item-3 input[name="natural-3"][value=""]').is_selected()
     assert "never saw this document" in browser.find_element(By.ID, "check-help").text
