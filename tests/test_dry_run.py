@@ -35,10 +35,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
         overrides = [*FAST, f'llm.backend="openai:gpt-4o-mini@{srv.url}"']
         dry = build(EXAMPLES, out, overrides=overrides, dry_run=True).estimate
         sent_by_dry_run = srv.stats()["chat"]
-        build(EXAMPLES, out, overrides=overrides)
+        result = build(EXAMPLES, out, overrides=overrides)
         again = build(EXAMPLES, out, overrides=overrides, dry_run=True).estimate
     llm = json.loads((out / "manifest.json").read_text())["stages"]["generate"]["llm"]
-    return {"dry": dry, "again": again, "llm": llm, "sent_by_dry_run": sent_by_dry_run}
+    return {"dry": dry, "again": again, "llm": llm, "sent_by_dry_run": sent_by_dry_run, "result": result}
 
 
 def test_the_dry_run_sends_nothing(runs):
@@ -76,3 +76,30 @@ def test_the_table_reads_as_a_table(runs):
     assert lines[1].split()[:4] == ["type", "requests", "cached", "to"]
     assert [line.split()[0] for line in lines[2:6]] == ["long-form", "factoid", "MCQ", "total"]
     assert "expected / max" in lines[1] and lines[-1].startswith("price: gpt-4o-mini")
+
+
+def test_the_build_summary_states_items_llm_use_warnings_and_the_next_step(runs):
+    from qagen.inspect import build_summary
+
+    result, llm = runs["result"], runs["llm"]
+    lines = build_summary(result).splitlines()
+    counts = result.manifest["stages"]["filter"]["counts"]
+    # the dry run made parse ... folds; the run reused them and ran generate, filter, splits, report
+    assert lines[0].startswith("done: 4 stage(s) ran in ") and "5 unchanged and skipped" in lines[0]
+    assert f"{counts['accepted']} items (" in lines[0] and f"{counts['rejected']} rejected" in lines[0]
+    assert lines[1] == (
+        f"llm: {llm['requests_sent']} requests sent (0 repairs, 0 retries, 0 failed), "
+        f"{llm['prompt_tokens']:,} + {llm['completion_tokens']:,} tokens, ${llm['cost_usd']:.4f} (gpt-4o-mini)"
+    )
+    logged = sum(len(e.get("warnings_logged") or []) for e in result.manifest["stages"].values())
+    assert (f"warnings: {logged} " in lines[2]) if logged else not lines[2].startswith("warnings")
+    assert lines[-1].startswith(f"next: open {result.out_dir / 'report.html'}; then qagen export")
+
+
+def test_an_offline_build_summary_says_no_llm_was_used(fast_example_build):
+    from qagen.inspect import build_summary
+    from qagen.pipeline import BuildResult
+
+    manifest = json.loads((fast_example_build / "manifest.json").read_text())
+    text = build_summary(BuildResult(fast_example_build, [], manifest))
+    assert "llm: none (offline extractive generator: no requests, no cost)" in text.splitlines()
