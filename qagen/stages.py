@@ -558,7 +558,12 @@ def run_generate(ctx: StageContext) -> StageOutput:
         }
     )
     if "s3_fallbacks" in info:  # S3 requests asked as S2: no related section in another document
-        counts["mcq_s3_requested_as_s2"] = info.pop("s3_fallbacks")
+        counts["mcq_s3_requested_as_s2"] = fell_back = info.pop("s3_fallbacks")
+        if fell_back:
+            ctx.log(
+                f"warning: generate: {fell_back} MCQ request(s) for scenario S3 were asked as S2: their section has "
+                "no related section in another document of its fold (generate.scenario_mix)"
+            )
     return StageOutput(
         {"candidates.jsonl": items, "generation_failures.jsonl": failures},
         counts=counts,

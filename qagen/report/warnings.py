@@ -43,6 +43,12 @@ ADVICE: tuple[tuple[str, str, str], ...] = (
         "Nothing is wrong: every usable section was sampled. Add documents for more items.",
     ),
     (
+        r"were asked as S2",
+        "fallback",
+        "The S3 share is lower than asked; add documents that treat the same topics, or lower S3 in "
+        "generate.scenario_mix.",
+    ),
+    (
         r"offline generator writes|need an LLM backend",
         "offline generator",
         "The offline generator asks only what it can quote. Configure an LLM ([llm] backend) for higher Bloom "
