@@ -128,3 +128,18 @@ def test_no_factoid_from_a_section_whose_heading_was_cut_inside_a_word() -> None
     text = "ships: http://physics.nist.gov/cuu/Units/SIdiagram2.html"
     heading = "National Institute of Standards and Technology, Diagram of SI unit relation-"
     assert ask(text, "nist.gov", heading=heading, title="The SIunits package") is None
+
+
+def test_a_sentence_that_names_what_its_address_is_about_gives_the_topic() -> None:
+    # round-13 reader: "For Gri, which website has information about read columns?" for netCDF's site
+    text = "For more information on netCDF format, see http://www.unidata.ucar.edu/packages/netcdf/index.html"
+    asked = ask(text, "unidata", heading="Read columns", title="Gri: a language for scientific graphics")
+    assert asked is not None and "netCDF format" in asked.question and "read columns" not in asked.question
+
+
+def test_an_authors_address_in_a_sentence_is_no_contact() -> None:
+    text = (
+        "Writing Gri command files is made easier with the Gri editing mode (gri-mode.el), "
+        "written by Peter S. Galbraith <psg@debian.org>."
+    )
+    assert ask(text, "psg@", heading="Editing Gri files in GNU Emacs", title="Gri") is None

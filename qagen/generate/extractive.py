@@ -499,6 +499,10 @@ _NEEDS_CONTEXT = re.compile(
     r"\s+(?:is|are|was|can|will|defaults?)\b",
     re.IGNORECASE,
 )
+# How the document itself was made ("we then formatted", "in this manual we used").
+_MAKING_OF_THE_DOCUMENT = re.compile(r"\bwe (?:then |also |have )?(?:formatted|used|wrote|typeset|set|made|chose|added)\b")
+# "gri-mode.el, written by Peter S. Galbraith <psg@debian.org>": who wrote something, with their address.
+_BYLINE_IN_PROSE = re.compile(r"\b(?:written|maintained|created|developed|contributed|authored) by\b", re.IGNORECASE)
 # Extraction debris: margin dates, table rules, math set as symbols ("∂T∂SV").
 _DEBRIS = re.compile(r"\d{4}/\d{2}/\d{2}|\s\|\s|[∂∑∏∫√∞≤≥≠≈∈∉⊂⊃∪∩∀∃∇]")
 _KIND_ORDER = ["money", "duration", "time", "quantity", "percent", "phone", "email", "url", "command"]
@@ -530,7 +534,7 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
         terms = [t for t in terms if keys.count(term_key(t.text)) == 1 and _clozable(unit.text, t.text)]
         if re.match(r"\d{1,4} [A-Z\\]|[•·▪]", unit.text) or "•" in unit.text or _LISTING.search(unit.text):
             continue  # a footnote mark or listing line number in the sentence ("7 The ____ command", "452 \\botmark")
-        if re.search(r"[⇒→⟹]|\b[a-z]{2,}- [a-z]{2,}\b", unit.text):
+        if re.search(r"[⇒→⟹]|\b[a-z]{2,}- (?:\d{1,4} )?[a-z]{2,}\b", unit.text):
             continue  # a syntax line ("=⇒") or a line-end hyphen the PDF left ("exam- ple")
         if re.search(r"\s(?:\d{1,2}|[A-Z])\.$", unit.text):
             continue  # cut at a date or an initial ("Zivilgesetzbuch vom 10.")
@@ -560,8 +564,13 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
         if len(re.findall(r"\\[A-Za-z@]+", unit.text)) >= 3:
             # "\IF, \WHILE, \FOR, etc. are keywords": any command of the same kind fills the blank
             terms = [t for t in terms if t.kind != "command"]
-        # a fragment around the blank ("Email to ____, please."): too few words of its own to state anything
-        terms = [t for t in terms if n_words(unit.text.replace(t.text, " ")) >= 4]
+        # a fragment around the blank ("Email to ____, please.", "____{a}{0}{0}{0};"): too few words of
+        # its own to state anything
+        terms = [t for t in terms if len(re.findall(r"[^\W\d_]{2,}", unit.text.replace(t.text, " "))) >= 4]
+        if english and _MAKING_OF_THE_DOCUMENT.search(unit.text):
+            continue  # "In most of the tables we then formatted the first row ...": how the manual was made
+        if _BYLINE_IN_PROSE.search(unit.text):
+            terms = [t for t in terms if t.kind not in ("email", "url")]  # an author's address: trivia
         if terms:
             best = min(terms, key=lambda t: (_KIND_ORDER.index(t.kind), unit.text.find(t.text)))
             targets.append((_KIND_ORDER.index(best.kind), unit.index, unit, best))

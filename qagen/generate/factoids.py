@@ -251,6 +251,13 @@ _INFO_CUE = re.compile(
     re.IGNORECASE,
 )
 _DEBRIS = re.compile(r"\s=\s|\(\d{1,3}\)\s*\S+\.\w{2,}$|\d{4}/\d{2}/\d{2}\s*\|")
+# "For more information on netCDF format, see": what the address is about, named by the sentence itself.
+_SAYS_ITS_TOPIC = re.compile(
+    r"\b(?:more |further )?(?:information|details|documentation) (?:on|about) ((?:the )?[\w.+'’ -]{2,40}?)"
+    r"\s*,?\s*(?:see|visit|go to|is|are|can be|at|on)\b[^,;]{0,20}$",
+    re.IGNORECASE,
+)
+_BYLINE_IN_PROSE = re.compile(r"\b(?:written|maintained|created|developed|contributed|authored) by\b", re.IGNORECASE)
 # Reserved example domains (RFC 2606, RFC 6761): "packager@example.com" in a sample changelog is nobody's.
 # (A subdomain such as lindenhof.example.org stands for an organisation's own domain: kept.)
 _PLACEHOLDER = re.compile(
@@ -327,6 +334,11 @@ def entity_question(
         return None  # "Robertson Feedback": a name run into the next line's label
     template = _TEMPLATES[(entity.kind, mode)] if (entity.kind, mode) in _TEMPLATES else _TEMPLATES[(entity.kind, None)]
     topic = _topic(heading, title)
+    named = _SAYS_ITS_TOPIC.search(prefix) if mode is None else None
+    if named:  # "For more information on netCDF format, see URL": the sentence names what the address is about
+        topic = the(named.group(1).strip())
+    if entity.kind == "email" and mode is None and _BYLINE_IN_PROSE.search(prefix):
+        return None  # "gri-mode.el, written by Peter S. Galbraith <psg@...>": an author's address, not a contact
     if (topic is None or topic == "this service") and "{topic}" in template:
         return None  # "Which website has information about this service?": about what, the asker cannot tell
     if entity.kind == "email" and re.search(r"(?:^|[\s<(\[])[a-z] $", text[: entity.start][-3:]):

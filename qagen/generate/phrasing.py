@@ -115,7 +115,7 @@ _SKIP_HEADINGS = re.compile(
     r"(?:change|version|revision) (?:history|log)|changes|changelog|references|bibliography|index|abstract|"
     r"preface|the code|driver|the driver|documentation|the documentation|author|authors|"
     r"contributions?|contributing|contributors|feedback|thanks|to ?do|future (?:work|plans)|copying|"
-    r"credits?(?: where (?:it'?s|it’s) due)?|"
+    r"credits?(?: where (?:it'?s|it’s) due)?|incomplete|unfinished|wish ?list|open (?:issues|questions)|"
     r"users?'?s?’?s? guide|user manual|reference manual|tutorial|examples?|an example|miscellaneous|misc|"
     # discourse labels: the rationale or background of what? ("Can you explain the rationale in diffcoeff?")
     r"rationale|motivation|background|discussion|(?:general |final |some )?remarks|details|basics|generalities|"
@@ -328,6 +328,8 @@ def topic_heading(heading: str) -> bool:
         return False
     if heading.endswith("?") and not re.match(r"(?i:what|how) about\s", heading):
         return True
+    if heading.count("(") != heading.count(")") or heading.count('"') % 2:
+        return False  # "Fix SourceForge bug (http": a heading cut inside a bracket or a quote
     return not (_NOT_A_TOPIC.search(heading) or _NOT_A_NAME.search(heading))
 
 
@@ -367,6 +369,8 @@ _NOT_A_NAME = re.compile(
     # changelog line ("Option 'pdfnewwindow' changed")
     r"|(?i:\be-?mail\b|\bprinted\b)"
     r"|(?i:\s(?:changed|added|removed|fixed|deprecated|renamed|updated|dropped)$)"
+    # a discourse label: "Discussion of Methods", "Notes on fonts" (which methods? the asker cannot tell)
+    r"|(?i:^(?:a |the |some )?(?:discussion|notes|remarks|comments|thoughts) (?:of|on|about)\s)"
 )
 
 # Nouns naming something one does: "Installation" -> "How do I install the multicol package?"

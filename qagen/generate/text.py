@@ -118,7 +118,8 @@ def whole_body(body: list[Unit]) -> str:
     a page break or a misplaced heading) loses the fragment.
     """
     start = 0
-    while start < len(body) and not body[start].bullet and re.match(r"[a-z,;.)\]]", body[start].text):
+    # ... or a flattened table's tail ("| horizontal \\ | whiteunder ...")
+    while start < len(body) and not body[start].bullet and re.match(r"[a-z,;.)\]|]", body[start].text):
         start += 1
     return render_units(body[start:])
 
