@@ -500,7 +500,9 @@ _NEEDS_CONTEXT = re.compile(
     re.IGNORECASE,
 )
 # How the document itself was made ("we then formatted", "in this manual we used").
-_MAKING_OF_THE_DOCUMENT = re.compile(r"\bwe (?:then |also |have )?(?:formatted|used|wrote|typeset|set|made|chose|added)\b")
+_MAKING_OF_THE_DOCUMENT = re.compile(
+    r"\bwe (?:then |also |have )?(?:formatted|used|wrote|typeset|set|made|chose|added)\b"
+)
 # "gri-mode.el, written by Peter S. Galbraith <psg@debian.org>": who wrote something, with their address.
 _BYLINE_IN_PROSE = re.compile(r"\b(?:written|maintained|created|developed|contributed|authored) by\b", re.IGNORECASE)
 # Extraction debris: margin dates, table rules, math set as symbols ("∂T∂SV").
