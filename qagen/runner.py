@@ -214,10 +214,19 @@ class Runner:
             lock.release()
 
     def _remove_stale_temp_files(self) -> None:
-        """Delete temp files and folders a killed build left behind (their targets were never replaced)."""
+        """Delete temp files and folders a killed build left behind (their targets were never replaced).
+
+        Under ``.cache`` (which ``qagen score`` may be writing while a build runs, without the build
+        lock) only temp files older than an hour go: no cache entry takes that long to write.
+        """
         import shutil
 
-        stale = [p for p in self.out_dir.rglob(".*.tmp") if ".cache" not in p.relative_to(self.out_dir).parts]
+        cutoff = time.time() - STALE_CACHE_TEMP_S
+        stale = []
+        for path in self.out_dir.rglob(".*.tmp"):
+            in_cache = ".cache" in path.relative_to(self.out_dir).parts
+            if not in_cache or _mtime(path) < cutoff:
+                stale.append(path)
         for tmp in stale:
             if tmp.is_dir() and not tmp.is_symlink():
                 shutil.rmtree(tmp, ignore_errors=True)
@@ -382,6 +391,16 @@ class Runner:
             self._save_manifest(manifest)
         except Exception as save_exc:  # e.g. the disk is full: the original error matters more
             logger.debug("manifest not updated after %s failed: %s", stage.name, type(save_exc).__name__)
+
+
+STALE_CACHE_TEMP_S = 3600.0
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.lstat().st_mtime
+    except OSError:
+        return float("inf")
 
 
 def _now() -> str:

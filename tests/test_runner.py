@@ -218,3 +218,21 @@ def test_files_written_beside_an_artifact_are_outputs_too(tmp_path):
     (out / "own" / "note.json").write_text("{}")
     run()
     assert len(calls) == 3
+
+
+def test_stale_temp_files_go_and_fresh_ones_in_the_cache_stay(tmp_path):
+    import os
+    import time
+
+    out = tmp_path / "out"
+    (out / "splits").mkdir(parents=True)
+    (out / ".cache" / "parse" / "ab").mkdir(parents=True)
+    killed = out / "splits" / ".questions.jsonl.x1.tmp"  # a build killed while writing
+    old_cache = out / ".cache" / "parse" / "ab" / ".abc.json.x2.tmp"  # a cache write killed long ago
+    fresh_cache = out / ".cache" / "parse" / "ab" / ".abd.json.x3.tmp"  # maybe `qagen score` writing now
+    for path in (killed, old_cache, fresh_cache):
+        path.write_text("{")
+    two_hours_ago = time.time() - 7200
+    os.utime(old_cache, (two_hours_ago, two_hours_ago))
+    make(tmp_path, Counting()).run()
+    assert not killed.exists() and not old_cache.exists() and fresh_cache.exists()
