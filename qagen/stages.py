@@ -666,14 +666,21 @@ def run_filter(ctx: StageContext) -> StageOutput:
         titles=document_titles(sections, ctx.inputs["documents.jsonl"]),
         prompt_texts=prompt_reference_texts(ctx.extra.get("prompts_dir") or gen_cfg.prompts_dir, gen_cfg.few_shot_file),
     )
+    from qagen.diversity import diversity_by_type
+
     result = run_filters(ctx.inputs["candidates.jsonl"], fctx, ctx.config.filter)
     rejected = list(ctx.inputs["generation_failures.jsonl"]) + result.rejected
     by_type = Counter(it.type for it in result.accepted)
+    # how varied the questions are, before and after the filters (the embeddings are the dedup filter's, cached)
+    varied = {
+        "candidates": diversity_by_type(ctx.inputs["candidates.jsonl"], embedder.embed),
+        "accepted": diversity_by_type(result.accepted, embedder.embed),
+    }
     return StageOutput(
         {
             "items.jsonl": result.accepted,
             "rejected.jsonl": rejected,
-            "funnel.json": {"funnel": result.funnel, "stats": result.stats},
+            "funnel.json": {"funnel": result.funnel, "stats": result.stats, "diversity": varied},
         },
         counts={
             "candidates": len(ctx.inputs["candidates.jsonl"]),
@@ -681,7 +688,7 @@ def run_filter(ctx: StageContext) -> StageOutput:
             "rejected": len(rejected),
             **{f"accepted_{k}": v for k, v in sorted(by_type.items())},
         },
-        info={"funnel": result.funnel},
+        info={"funnel": result.funnel, "diversity": varied["accepted"]["all"]},
     )
 
 

@@ -213,6 +213,12 @@ def test_the_report_lists_every_warning_with_advice_and_a_row_per_document(brows
     assert set(table) == {d["path"] for d in docs}
     for d in docs:
         assert table[d["path"]][6] == str(items.get(d["id"], 0)), d["path"]  # after left out and sampled
+    funnel = json.loads((example_report / "funnel.json").read_text())
+    diversity = browser.find_elements("css selector", "#diversity-table tbody tr")
+    kinds = [k for k in ("all", "long_form", "factoid", "mcq") if funnel["diversity"]["accepted"].get(k)]
+    assert len(diversity) == 2 * len(kinds)  # candidates and accepted, overall and per type
+    first = [td.text for td in diversity[1].find_elements("css selector", "td")]
+    assert first[:3] == ["all", "accepted", str(funnel["diversity"]["accepted"]["all"]["n"])]
     for css in ("#summary", "#warnings"):  # looked at by a person: $QAGEN_SCREENSHOTS keeps them
         element = browser.find_element("css selector", css)
         browser.execute_script("arguments[0].scrollIntoView()", element)

@@ -59,7 +59,19 @@ def funnel_view(data: ReportData) -> dict[str, Any] | None:
         "generation_reasons": _reasons(Counter(_short(r.reason) for r in gen_failed)),
         "generation_warnings": [str(w) for w in (_stage(data, "generate").get("warnings") or [])],
         "mcq_stats": _mcq_stats(stats),
+        "diversity": _diversity_rows((data.funnel or {}).get("diversity") or {}),
     }
+
+
+def _diversity_rows(diversity: dict[str, Any]) -> list[dict[str, Any]]:
+    """Candidates and accepted questions, overall and per type, with the four diversity measures."""
+    rows = []
+    for kind in ("all", *ITEM_TYPES):
+        for stage in ("candidates", "accepted"):
+            m = (diversity.get(stage) or {}).get(kind)
+            if m and m.get("n"):
+                rows.append({"type": "all" if kind == "all" else TYPE_NAMES[kind], "stage": stage, **m})
+    return rows
 
 
 def _stage(data: ReportData, name: str) -> dict[str, Any]:
