@@ -283,6 +283,12 @@ class GenerateConfig(_Section):
         description="weights of the MCQ scenarios: S1 one fact, S2 several facts of one document, "
         "S3 facts of several documents",
     )
+    formulation_mix: dict[str, float] = Field(
+        default_factory=lambda: {"natural": 1},
+        description="shares of the final long-form and factoid questions by formulation: natural (a sentence), "
+        "search (keywords, as typed into a search box), noisy (typos, no capitals); search and noisy are made "
+        "from accepted questions, so their answers stay valid",
+    )
     language: str = Field("auto", description="auto (detected) or a language code such as en, nl")
     phone_region: str = Field(
         "auto",
@@ -310,6 +316,16 @@ class GenerateConfig(_Section):
             raise ValueError(f"keys must be among {list(allowed)}; unknown {unknown}")
         if any(w < 0 for w in v.values()) or sum(v.values()) <= 0:
             raise ValueError("weights must be >= 0 with a positive total")
+        return v
+
+    @field_validator("formulation_mix")
+    @classmethod
+    def _formulations(cls, v: dict[str, float]) -> dict[str, float]:
+        unknown = sorted(set(v) - {"natural", "search", "noisy"})
+        if unknown:
+            raise ValueError(f"keys must be among ['natural', 'search', 'noisy']; unknown {unknown}")
+        if any(w < 0 for w in v.values()) or v.get("natural", 0) <= 0:
+            raise ValueError("weights must be >= 0, with a positive weight for natural (the variants are made from it)")
         return v
 
     @field_validator("entity_kinds")

@@ -16,6 +16,11 @@ corpus file (the pages to load into the chatbot's store for that iteration):
   carriage return, or an apostrophe) gets a leading apostrophe; ``qagen.io.unguard_cell``
   removes it when reading the file with pandas or ``csv``.
 
+A multiple-choice question carries its options in the question text ("A) ..." lines), so a
+chatbot fed from an export sees them; ``question_stem`` (hf, csv, and the others' metadata) is
+the question alone. ``formulation`` says whether it is a sentence, a search query or a noisy
+question, and ``variant_of`` which question a variant was made from.
+
 An unanswerable question (its fold is not in the iteration's corpus) has the configured
 refusal as expected answer, ``answerable = false`` and ``expected_behavior = "refuse"``;
 its contexts are empty because nothing in that corpus supports an answer.
@@ -42,6 +47,7 @@ COLUMN_TYPES: dict[str, str | list[str]] = {
     "doc_id": "string", "doc_path": "string", "pdf_pages": ["int64"], "section_ids": ["string"],
     "page_ids": ["string"], "topic_id": "int64", "fold": "int64", "split": "string", "corpus_fold": "int64",
     "bloom": "string", "scenario": "string", "entity": "string", "entity_kind": "string", "language": "string",
+    "formulation": "string", "variant_of": "string", "question_stem": "string",
     "leakage_rouge": "float64", "leakage_similarity": "float64", "leakage_flagged": "bool",
 }  # fmt: skip
 COLUMNS = tuple(COLUMN_TYPES)
@@ -113,7 +119,7 @@ def flat_record(rec: dict[str, Any], iteration: dict[str, Any]) -> dict[str, Any
     return {
         "id": rec["id"],
         "iteration": iteration["name"],
-        "question": rec["question"],
+        "question": question_text(rec),
         "answer": rec["expected_answer"],
         "answerable": answerable,
         "expected_behavior": rec["expected_behavior"],
@@ -138,10 +144,26 @@ def flat_record(rec: dict[str, Any], iteration: dict[str, Any]) -> dict[str, Any
         "entity": rec.get("entity"),
         "entity_kind": rec.get("entity_kind"),
         "language": rec.get("language"),
+        "formulation": rec.get("formulation", "natural"),
+        "variant_of": rec.get("variant_of"),
+        "question_stem": rec["question"],
         "leakage_rouge": float(leak.get("rouge", 0.0)),
         "leakage_similarity": None if leak.get("similarity") is None else float(leak["similarity"]),
         "leakage_flagged": bool(leak.get("flagged", False)),
     }
+
+
+def question_text(rec: dict[str, Any]) -> str:
+    """What the chatbot is asked: the question, and for a multiple-choice item its options ("A) ...").
+
+    A chatbot fed from an export sees the choices it must pick from; ``question_stem`` keeps the
+    question alone.
+    """
+    options = rec.get("options")
+    if not options:
+        return rec["question"]
+    lines = [f"{chr(ord('A') + i) if i < 26 else i + 1}) {opt}" for i, opt in enumerate(options)]
+    return rec["question"] + "\n" + "\n".join(lines)
 
 
 def _page_row(page: dict[str, Any]) -> dict[str, Any]:

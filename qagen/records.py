@@ -18,6 +18,7 @@ ItemType = Literal["long_form", "factoid", "mcq"]
 Split = Literal["validation", "test"]
 Bloom = Literal["B1", "B2", "B3", "B4"]
 Scenario = Literal["S1", "S2", "S3"]
+Formulation = Literal["natural", "search", "noisy"]
 SectionKind = Literal["prose", "code", "table", "toc", "index", "references", "garbled"]
 
 
@@ -140,6 +141,8 @@ class Item:
     rationale: str | None = None
     score: float | None = None
     language: str = "en"
+    formulation: Formulation = "natural"  # how the question is put: a sentence, a search query, or with typos
+    variant_of: str | None = None  # a search or noisy variant: the id of the item it was made from
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -6,6 +6,7 @@ Each function takes a :class:`~qagen.runner.StageContext` and returns a
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections import Counter
 from pathlib import Path
@@ -667,9 +668,23 @@ def run_filter(ctx: StageContext) -> StageOutput:
         prompt_texts=prompt_reference_texts(ctx.extra.get("prompts_dir") or gen_cfg.prompts_dir, gen_cfg.few_shot_file),
     )
     from qagen.diversity import diversity_by_type
+    from qagen.filters.base import reject
+    from qagen.generate.variants import achieved, make_variants
 
     result = run_filters(ctx.inputs["candidates.jsonl"], fctx, ctx.config.filter)
     rejected = list(ctx.inputs["generation_failures.jsonl"]) + result.rejected
+    mix = gen_cfg.formulation_mix
+    variants, failed = make_variants(result.accepted, mix, ctx.config.seed)
+    accepted = [*result.accepted, *variants]
+    rejected += [reject(v, "variant", why) for v, why in failed]
+    formulations = achieved([it for it in accepted if it.type in ("long_form", "factoid")], mix)
+    for name, row in formulations.items():
+        if abs(row["share"] - row["asked"]) > 0.05 and (row["asked"] or row["items"]):
+            ctx.log(
+                f"warning: filter: {name} questions are {row['share']:.0%} of the long-form and factoid items, "
+                f"asked {row['asked']:.0%} (generate.formulation_mix): too few questions could be rephrased"
+            )
+    result = dataclasses.replace(result, accepted=accepted)
     by_type = Counter(it.type for it in result.accepted)
     # how varied the questions are, before and after the filters (the embeddings are the dedup filter's, cached)
     varied = {
@@ -680,13 +695,19 @@ def run_filter(ctx: StageContext) -> StageOutput:
         {
             "items.jsonl": result.accepted,
             "rejected.jsonl": rejected,
-            "funnel.json": {"funnel": result.funnel, "stats": result.stats, "diversity": varied},
+            "funnel.json": {
+                "funnel": result.funnel,
+                "stats": result.stats,
+                "diversity": varied,
+                "formulation": formulations,
+            },
         },
         counts={
             "candidates": len(ctx.inputs["candidates.jsonl"]),
             "accepted": len(result.accepted),
             "rejected": len(rejected),
             **{f"accepted_{k}": v for k, v in sorted(by_type.items())},
+            **{f"variants_{f}": sum(v.formulation == f for v in variants) for f in ("search", "noisy") if mix.get(f)},
         },
         info={"funnel": result.funnel, "diversity": varied["accepted"]["all"]},
     )

@@ -29,7 +29,7 @@ from fast import FAST
 
 from qagen import build
 from qagen.cli import cli
-from qagen.export import COLUMNS, CORPUS_TYPES
+from qagen.export import COLUMNS, CORPUS_TYPES, question_text
 from qagen.filters import format_funnel
 from qagen.io import unguard_cell
 
@@ -186,7 +186,10 @@ def test_export_writes_every_iteration_with_crosseval_counts(out, tmp_path, fmt)
         # the same questions, in the same order, as the iteration's questions.jsonl
         questions = jsonl(out / it["questions"])
         assert [r["id"] for r in rows] == [q["id"] for q in questions]
-        assert [r["question"] for r in rows] == [q["question"] for q in questions]
+        # what the chatbot is asked: the question, and a multiple-choice item's options on lines of their own
+        assert [r["question"] for r in rows] == [question_text(q) for q in questions]
+        mcq = [(r, q) for r, q in zip(rows, questions, strict=True) if q["type"] == "mcq"]
+        assert all(r["question"].endswith("\nD) " + q["options"][3]) for r, q in mcq)
         answers = {q["id"]: q["answer"] for q in jsonl(out / it["answerable"])}
         for r in answerable:
             assert r["behavior"] == "answer" and r["expected"] == answers[r["id"]] and r["contexts"]

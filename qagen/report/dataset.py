@@ -60,6 +60,12 @@ def funnel_view(data: ReportData) -> dict[str, Any] | None:
         "generation_warnings": [str(w) for w in (_stage(data, "generate").get("warnings") or [])],
         "mcq_stats": _mcq_stats(stats),
         "diversity": _diversity_rows((data.funnel or {}).get("diversity") or {}),
+        # shown once a mix asks for more than natural questions
+        "formulation": [
+            (name, f)
+            for name, f in ((data.funnel or {}).get("formulation") or {}).items()
+            if any(g.get("items") for n, g in ((data.funnel or {}).get("formulation") or {}).items() if n != "natural")
+        ],
     }
 
 

@@ -82,6 +82,8 @@ def item_card(
         "options": options,
         "bloom": item.bloom,
         "scenario": item.scenario,
+        "formulation": item.formulation,
+        "variant_of": item.variant_of,
         "entity": item.entity,
         "entity_kind": item.entity_kind,
         "rationale": item.rationale,
