@@ -143,3 +143,9 @@ def test_an_authors_address_in_a_sentence_is_no_contact() -> None:
         "written by Peter S. Galbraith <psg@debian.org>."
     )
     assert ask(text, "psg@", heading="Editing Gri files in GNU Emacs", title="Gri") is None
+
+
+def test_a_portal_where_something_is_done_keeps_its_address() -> None:
+    text = "The fastest way to get help is to log a ticket in the self-service portal at https://help.kestrel.example.com."
+    asked = ask(text, "help.kestrel", heading="Getting help", title="IT Helpdesk")
+    assert asked is not None and "self-service portal" in asked.question

@@ -143,7 +143,10 @@ def _line_label(line_prefix: str, others: list[Entity]) -> str | None:
 
 # A phrase that is the complement of another word ("documentation of the library", "on the Debian
 # web mirrors at"): the address is for that other thing, not for the phrase.
-_COMPLEMENT = re.compile(r"\b(?:of|on|in|from|at|to|for|with|by|into|onto)\s+$", re.IGNORECASE)
+_COMPLEMENT = re.compile(
+    r"(?:\bof|\b(?:available|found|published|hosted|kept|stored|located|mirrored)\s+(?:on|in|at|from|via))\s+$",
+    re.IGNORECASE,
+)  # ("log a ticket in the self-service portal at URL": the portal's address; kept)
 
 
 def _label(prefix: str, line_prefix: str, after: str, others: list[Entity], kind: str = "") -> tuple[str, str] | None:
