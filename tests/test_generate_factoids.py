@@ -146,6 +146,8 @@ def test_an_authors_address_in_a_sentence_is_no_contact() -> None:
 
 
 def test_a_portal_where_something_is_done_keeps_its_address() -> None:
-    text = "The fastest way to get help is to log a ticket in the self-service portal at https://help.kestrel.example.com."
+    text = (
+        "The fastest way to get help is to log a ticket in the self-service portal at https://help.kestrel.example.com."
+    )
     asked = ask(text, "help.kestrel", heading="Getting help", title="IT Helpdesk")
     assert asked is not None and "self-service portal" in asked.question
