@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.2.0"
+from qagen._version import __version__
+from qagen.errors import QagenError
 
 if TYPE_CHECKING:
     from qagen.pipeline import BuildResult, build
 
-__all__ = ["BuildResult", "__version__", "build"]
+__all__ = ["BuildResult", "QagenError", "__version__", "build"]
 
 
 def __getattr__(name: str) -> Any:

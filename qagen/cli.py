@@ -26,24 +26,26 @@ def _fail(message: str, code: int = 1) -> NoReturn:
 
 
 def _run_api(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """Call the API and turn its documented errors into one-line messages and exit codes."""
+    """Call the API and turn its documented errors into one-line messages and exit codes.
+
+    Every :class:`~qagen.errors.QagenError` is one ``error:`` line with its exit code (2 for a
+    usage error such as a bad configuration key); a missing or unreadable file, and a full disk,
+    are one line too. Anything else is a bug and keeps its traceback.
+    """
     import warnings
 
-    from qagen.config import ConfigError
-    from qagen.topics.cli_support import GridError
+    from qagen.errors import QagenError
 
     warnings.showwarning = _show_warning
     try:
         return fn(*args, **kwargs)
-    except ConfigError as exc:
-        _fail(str(exc), 2)
-    except GridError as exc:
-        _fail(str(exc), 2)
+    except QagenError as exc:
+        _fail(str(exc), exc.exit_code)
     except KeyboardInterrupt:
         _fail("interrupted; rerun the same command to resume (finished stages are kept)", 130)
+    except (FileNotFoundError, PermissionError) as exc:
+        _fail(str(exc), 1)
     except Exception as exc:
-        if _is_user_error(exc):
-            _fail(str(exc), 1)
         disk = _disk_full_message(exc)
         if disk:
             _fail(disk, 1)
@@ -78,24 +80,6 @@ def _disk_full_message(exc: BaseException) -> str | None:
 
 def _show_warning(message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Any = None) -> None:
     click.echo(f"warning: {message}", err=True)
-
-
-def _is_user_error(exc: Exception) -> bool:
-    from qagen.runner import BuildError
-
-    if isinstance(exc, BuildError | FileNotFoundError | PermissionError):
-        return True
-    from qagen.embed.base import EmbedError
-    from qagen.generate.prompts import PromptError
-    from qagen.ingest import IngestError
-    from qagen.io import OutputFolderError
-    from qagen.llm.base import LLMError
-    from qagen.llm.registry import LLMSpecError
-    from qagen.review import ReviewError
-    from qagen.score.answers import ScoreError
-
-    user_errors = (IngestError, LLMError, LLMSpecError, PromptError, ReviewError, ScoreError, EmbedError)
-    return isinstance(exc, (*user_errors, OutputFolderError))
 
 
 class _Force(click.ParamType):

@@ -15,10 +15,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from qagen.errors import UsageError
 from qagen.records import SectionKind
 
 
-class ConfigError(ValueError):
+class ConfigError(UsageError, ValueError):
     """A configuration problem, with a message that says how to fix it."""
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from qagen.errors import QagenError
 from qagen.records import from_dict, to_dict
 
 
@@ -177,7 +178,7 @@ def display_name(name: str | os.PathLike[str]) -> str:
     return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
-class OutputFolderError(ValueError):
+class OutputFolderError(QagenError, ValueError):
     """An output folder that cannot be used; the message names the problem and the fix."""
 
 

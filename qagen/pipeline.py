@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from qagen import stages as st
+import qagen.stages as st
 from qagen.artifacts import ARTIFACTS
 from qagen.config import Config, apply_overrides, config_from_data, load_config
 from qagen.io import check_output_folder, read_json

@@ -26,7 +26,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from qagen import __version__
+from qagen._version import __version__
+from qagen.errors import QagenError
 from qagen.io import read_json, sha256_file, stable_hash, write_json
 from qagen.records import SCHEMA_VERSION
 
@@ -49,7 +50,7 @@ TRACKED_PACKAGES = (
 )
 
 
-class BuildError(RuntimeError):
+class BuildError(QagenError, RuntimeError):
     """A build problem with a one-line message that says what to do next."""
 
 

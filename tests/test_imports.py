@@ -31,3 +31,57 @@ def test_console_script_help_runs():
     out = subprocess.run([sys.executable, "-m", "qagen.cli", "--help"], capture_output=True, text=True)
     assert out.returncode == 0
     assert "qagen build" in out.stdout
+
+
+def _qagen_imports(path, modules: set[str]) -> set[str]:
+    """The qagen modules ``path`` imports, lazily or not (imports under ``if TYPE_CHECKING:`` left out)."""
+    import ast
+
+    found: set[str] = set()
+
+    class Visitor(ast.NodeVisitor):
+        def visit_If(self, node: ast.If) -> None:
+            if "TYPE_CHECKING" in ast.unparse(node.test):
+                for child in node.orelse:
+                    self.visit(child)
+                return
+            self.generic_visit(node)
+
+        def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+            if node.module and node.module.split(".")[0] == "qagen":
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    found.add(full if full in modules else node.module)
+
+        def visit_Import(self, node: ast.Import) -> None:
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "qagen")
+
+    Visitor().visit(ast.parse(path.read_text(encoding="utf-8")))
+    return found & modules
+
+
+def test_no_import_cycles_between_qagen_modules():
+    """Not even through lazy imports: a cycle is a layering mistake waiting for an import-order bug."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    files = {}
+    for path in (root / "qagen").rglob("*.py"):
+        name = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        files[name] = path
+    graph = {name: _qagen_imports(path, set(files)) - {name} for name, path in files.items()}
+    cycles, state = [], {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = "open"
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == "open":
+                cycles.append([*trail[trail.index(nxt) :], nxt])
+            elif nxt not in state:
+                visit(nxt, [*trail, nxt])
+        state[node] = "done"
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+    assert cycles == [], cycles[:5]

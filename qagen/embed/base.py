@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from qagen.errors import QagenError
+
 if TYPE_CHECKING:
     import numpy as np
 
 
-class EmbedError(RuntimeError):
+class EmbedError(QagenError, RuntimeError):
     """An embedder could not be built or run; the message says what to do next."""
 
 

@@ -24,33 +24,12 @@ from qagen.filters.base import (
     Reject,
     format_funnel,
     rank_key,
-    run_filters,
 )
-from qagen.filters.code import CODE_ANSWER
-from qagen.filters.dedup import DEDUP, greedy_dedup
-from qagen.filters.factoid import FACTOID_ENTITY, LONG_FORM_FACTOID
-from qagen.filters.grounding import GROUNDING, rouge_recall
-from qagen.filters.language import WRONG_LANGUAGE
-from qagen.filters.mcq import MCQ_QUALITY, mcq_stats
-from qagen.filters.prompt_copy import COPIED_FROM_PROMPT, prompt_reference_texts
-from qagen.filters.rank import TOP_PER_SECTION
-from qagen.filters.self_contained import SELF_CONTAINED
-from qagen.filters.validity import VALIDITY
-
-FILTERS: tuple[Filter, ...] = (
-    VALIDITY,
-    WRONG_LANGUAGE,
-    SELF_CONTAINED,
-    CODE_ANSWER,
-    LONG_FORM_FACTOID,
-    GROUNDING,
-    COPIED_FROM_PROMPT,
-    FACTOID_ENTITY,
-    MCQ_QUALITY,
-    DEDUP,
-    TOP_PER_SECTION,
-)
-FILTER_NAMES: tuple[str, ...] = tuple(f.name for f in FILTERS)
+from qagen.filters.dedup import greedy_dedup
+from qagen.filters.grounding import rouge_recall
+from qagen.filters.mcq import mcq_stats
+from qagen.filters.order import FILTER_NAMES, FILTERS, run_filters
+from qagen.filters.prompt_copy import prompt_reference_texts
 
 __all__ = [
     "FILTERS",

@@ -9,7 +9,7 @@ check); near-duplicate removal and the per-section cap look at the whole set.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -138,58 +138,7 @@ class FilterResult:
     stats: dict[str, Any] = field(default_factory=dict)
 
 
-def run_filters(
-    candidates: Sequence[Item],
-    ctx: FilterContext,
-    config: FilterConfig,
-    filters: Sequence[Filter] | None = None,
-) -> FilterResult:
-    """Run the filters in their declared order over the candidates.
-
-    Args:
-        candidates: Generated items. A repeated id (same type, section and question) is
-            rejected by ``validity`` after its first occurrence.
-        ctx: Sections, the question embedder and entity settings.
-        config: The ``[filter]`` config section; ``config.skip`` names filters not to run.
-        filters: The filter sequence; defaults to :data:`qagen.filters.FILTERS`.
-
-    Returns:
-        Accepted items (input order), rejections and the funnel.
-
-    Raises:
-        ValueError: When ``config.skip`` names an unknown filter.
-    """
-    from qagen.filters import FILTERS
-    from qagen.filters.mcq import mcq_stats
-
-    filters = list(FILTERS if filters is None else filters)
-    _check_inputs(config, filters)
-    order: dict[str, int] = {}
-    for i, item in enumerate(candidates):
-        order.setdefault(item.id, i)
-    current = list(candidates)
-    rejected: list[Rejection] = []
-    funnel: list[dict[str, Any]] = []
-    for flt in filters:
-        if flt.name in config.skip:
-            continue
-        kept, dropped = flt.apply(current, ctx, config)
-        kept.sort(key=lambda it: order[it.id])
-        dropped.sort(key=lambda it: order[it.id])
-        funnel += _funnel_rows(flt.name, current, kept, dropped)
-        rejected += dropped
-        current = kept
-    return FilterResult(current, rejected, funnel, stats=mcq_stats(current))
-
-
-def _check_inputs(config: FilterConfig, filters: Sequence[Filter]) -> None:
-    names = {f.name for f in filters}
-    unknown = [s for s in config.skip if s not in names]
-    if unknown:
-        raise ValueError(f"filter.skip must name filters among {sorted(names)}; got {unknown}")
-
-
-def _funnel_rows(name: str, before: list[Item], kept: list[Item], dropped: list[Rejection]) -> list[dict[str, Any]]:
+def funnel_rows(name: str, before: list[Item], kept: list[Item], dropped: list[Rejection]) -> list[dict[str, Any]]:
     types = [t for t in ITEM_TYPES if any(it.type == t for it in before)]
     types += sorted({it.type for it in before} - set(types))
     rows = []

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from qagen.errors import QagenError
 from qagen.io import sha256_bytes, sha256_text
 
 PROMPT_NAMES = ("long_form", "factoid", "mcq")
@@ -35,7 +36,7 @@ def language_few_shots(prompts_dir: str | Path) -> dict[str, Path]:
 _MARKER = re.compile(r"^=== (system|user) ===\s*$", re.MULTILINE)
 
 
-class PromptError(ValueError):
+class PromptError(QagenError, ValueError):
     """A prompt or few-shot file that is missing or malformed."""
 
 

@@ -10,31 +10,14 @@ import os
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from qagen.ingest.run import ParseResult as _ParseResult
-
-
-class IngestError(ValueError):
-    """Documents cannot be read as asked; the message names the problem and the fix."""
-
-
-class NoUsableDocumentsError(IngestError):
-    """Every document failed to parse; ``result`` holds the documents and their problems."""
-
-    def __init__(self, message: str, result: _ParseResult) -> None:
-        super().__init__(message)
-        self.result = result
-
-
-# Imported after the errors they raise are defined.
-from qagen.ingest.detect import EXTENSIONS  # noqa: E402
-from qagen.ingest.discover import Discovery, scan, supported_extensions  # noqa: E402
-from qagen.ingest.pages import build_pages  # noqa: E402
-from qagen.ingest.run import ParseResult, parse_documents  # noqa: E402
-from qagen.ingest.tokens import count_tokens  # noqa: E402
-from qagen.io import display_name  # noqa: E402
+from qagen.ingest.detect import EXTENSIONS
+from qagen.ingest.discover import Discovery, scan, supported_extensions
+from qagen.ingest.errors import IngestError, NoUsableDocumentsError
+from qagen.ingest.pages import build_pages
+from qagen.ingest.run import ParseResult, parse_documents
+from qagen.ingest.tokens import count_tokens
+from qagen.io import display_name
 
 
 def discover(docs_dir: Path, formats: list[str], exclude: Iterable[Path] = (), symlinks: str = "inside") -> list[Path]:

@@ -71,7 +71,7 @@ def parse_documents(
     Raises:
         IngestError: When no document could be used (``.result`` holds the ParseResult).
     """
-    from qagen.ingest import IngestError, NoUsableDocumentsError
+    from qagen.ingest.errors import IngestError, NoUsableDocumentsError
 
     if not paths:
         raise IngestError("no documents to parse: the list of paths is empty")

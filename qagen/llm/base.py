@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from qagen.errors import QagenError
+
 
 @dataclass(frozen=True)
 class Message:
@@ -59,7 +61,11 @@ class Completion:
     usage_reported: bool = True
 
 
-class LLMError(Exception):
+class LLMSpecError(QagenError, ValueError):
+    """A spec string that names no usable LLM backend (``openai:<model>``, ``local``, ...)."""
+
+
+class LLMError(QagenError):
     """Base class for backend errors. Messages never contain keys, prompts or provider bodies."""
 
 

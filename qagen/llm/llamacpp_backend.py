@@ -26,8 +26,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from qagen.llm.base import BadRequestLLMError, Completion, LLMRequest, Usage
-from qagen.llm.registry import LLMSpecError
+from qagen.llm.base import BadRequestLLMError, Completion, LLMRequest, LLMSpecError, Usage
 from qagen.llm.structured import grammar_schema
 
 log = logging.getLogger("qagen.llm")

@@ -12,15 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 from qagen.config import Config, LLMConfig
-from qagen.llm.base import LLM
+from qagen.llm.base import LLM, LLMSpecError
 
 Factory = Callable[[str, LLMConfig], LLM]
 
 _URL = re.compile(r"^(?P<model>.+?)@(?P<url>https?://\S+)$")
-
-
-class LLMSpecError(ValueError):
-    """A spec string that names no usable LLM backend."""
 
 
 def _openai(rest: str, config: LLMConfig) -> LLM:

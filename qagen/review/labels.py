@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from qagen.errors import QagenError
 from qagen.io import stable_hash
 from qagen.records import Item
 
@@ -74,7 +75,7 @@ REVIEWER_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 REVIEWS_FILE = "reviews.jsonl"
 
 
-class ReviewError(ValueError):
+class ReviewError(QagenError, ValueError):
     """A review problem with a message that says what to do next."""
 
 

@@ -26,6 +26,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from qagen.errors import QagenError
 from qagen.records import SCHEMA_VERSION
 from qagen.schemas import closed_schema
 
@@ -33,7 +34,7 @@ SCHEMA_FILE = Path(__file__).resolve().parents[2] / "schemas" / "answer.schema.j
 MAX_PROBLEMS_SHOWN = 5
 
 
-class ScoreError(ValueError):
+class ScoreError(QagenError, ValueError):
     """Answers that cannot be scored against an output folder; the message says why and what to do."""
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from qagen.errors import UsageError
 from qagen.topics.sweep import SWEEPABLE, USED_BY, check_grid, format_table, not_run_notes, ran, recommend, sweep
 
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ _AXIS = re.compile(r"^(topics\.)?[A-Za-z_]\w*=")
 _USAGE = f"grid axes are KEY=V1,V2,... without spaces, KEY among {', '.join(SWEEPABLE)}"
 
 
-class GridError(ValueError):
+class GridError(UsageError, ValueError):
     """A ``--sweep`` argument that is not KEY=V1,V2,... with a sweepable key."""
 
 
