@@ -83,9 +83,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import synthetic  # noqa: E402
 
+from qagen.stage_names import STAGE_NAMES  # noqa: E402
+
 EXAMPLES = ROOT / "examples" / "docs"
 MANUALS = synthetic.MANUALS
-STAGES = ("parse", "pages", "embed", "topics", "folds", "generate", "filter", "splits", "report")
+STAGES = STAGE_NAMES
 POLL_S = 0.2
 
 

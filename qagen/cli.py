@@ -16,8 +16,9 @@ from typing import Any, NoReturn
 
 import click
 
+from qagen.stage_names import STAGE_NAMES
+
 EXIT_INCOMPLETE = 3
-STAGE_NAMES = ("parse", "pages", "embed", "topics", "folds", "generate", "filter", "splits", "report")
 
 
 def _fail(message: str, code: int = 1) -> NoReturn:

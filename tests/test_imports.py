@@ -85,3 +85,10 @@ def test_no_import_cycles_between_qagen_modules():
         if name not in state:
             visit(name, [name])
     assert cycles == [], cycles[:5]
+
+
+def test_the_stage_names_are_the_pipelines_stages():
+    from qagen.pipeline import STAGES
+    from qagen.stage_names import STAGE_NAMES
+
+    assert tuple(stage.name for stage in STAGES) == STAGE_NAMES

@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Any
 
 from qagen.report.data import ReportData
+from qagen.stage_names import STAGE_NAMES
 
 ITEM_TYPES = ("long_form", "factoid", "mcq")
 TYPE_NAMES = {"long_form": "long-form", "factoid": "factoid", "mcq": "multiple choice"}
@@ -29,7 +30,7 @@ LLM_DEFAULTS: dict[str, Any] = {
     "elapsed_s": None,
     "errors": {},
 }
-STAGE_ORDER = ("parse", "pages", "embed", "topics", "folds", "generate", "filter", "splits", "report")
+STAGE_ORDER = STAGE_NAMES
 
 
 def _stages(manifest: dict[str, Any]) -> dict[str, Any]:
