@@ -202,10 +202,10 @@ class _Walk:
                 self._skip(path, "not a regular file (a device, pipe or socket)")
 
 
-def is_output_folder(folder: Path, names: Iterable[str] | None = None) -> bool:
+def is_output_folder(folder: Path) -> bool:
     """True for a qagen output or export folder: the build lock, a qagen ``manifest.json`` or ``exports.json``."""
     try:
-        names = set(os.listdir(folder) if names is None else names)
+        names = set(os.listdir(folder))
     except OSError:
         return False
     if ".qagen.lock" in names:

@@ -33,11 +33,6 @@ _BOMS = (  # UTF-32 first: its little-endian mark starts with UTF-16's
 )
 
 
-def decode(data: bytes) -> str:
-    """Bytes → text (see :func:`decode_text`)."""
-    return decode_text(data)[0]
-
-
 def decode_text(data: bytes, html: bool = False) -> tuple[str, str]:
     """Bytes → ``(text, how)``: the text with newlines unified, and the encoding and how it was found.
 
@@ -110,7 +105,7 @@ def parse_text_file(path: Path, fmt: str, max_section_tokens: int) -> ParsedDoc:
     if not paragraphs:
         raise DocumentError("no-text", "the file has no text")
     raw = _markdown_sections(text, paragraphs) if fmt == "md" else _text_sections(paragraphs)
-    title = next((s.heading for s in raw if s.heading), None) or _title_from_name(path)
+    title = next((s.heading for s in raw if s.heading), None) or title_from_name(path)
     sections = finalize(raw, title, max_section_tokens)
     if not sections:
         raise DocumentError("no-text", "the file has no text")
@@ -220,10 +215,6 @@ def _looks_preformatted(lines: list[str]) -> bool:
     """Lists, tables and indented code keep their line breaks."""
     marked = sum(1 for ln in lines if re.match(r"^\s*(?:[-*•+]|\d+[.)]|\|)\s", ln) or ln.startswith(("    ", "\t")))
     return marked >= max(1, len(lines) // 2)
-
-
-def _title_from_name(path: Path) -> str:
-    return title_from_name(path)
 
 
 def title_from_name(path: Path) -> str:
