@@ -57,7 +57,7 @@ def dry_run_estimate(
         default_prices: qagen's built-in price table, to tell the user whose price is used.
     """
     from qagen.llm.base import Usage
-    from qagen.llm.pricing import cost_of
+    from qagen.llm.pricing import cost_of, price_name
 
     price = engine.price
     rows: dict[str, dict[str, Any]] = {}
@@ -65,8 +65,9 @@ def dry_run_estimate(
         group = [p for p in planned if p.kind == kind]
         if not group:
             continue
-        est = engine.estimate([p.request for p in group], [p.response_model for p in group])
-        cached = engine.cached_keys([p.request for p in group], [p.response_model for p in group])
+        requests, models = [p.request for p in group], [p.response_model for p in group]
+        cached = engine.cached_keys(requests, models)  # the cache is read once per type
+        est = engine.estimate(requests, models, cached)
         todo = [p for p, hit in zip(group, cached, strict=True) if not hit]
         expected = sum(
             expected_completion(
@@ -105,8 +106,7 @@ def dry_run_estimate(
     source = None
     if price is not None:
         defaults = default_prices or {}
-        named = next((k for k in (model, model.rsplit("/", 1)[-1]) if k in engine.config.prices), None)
-        named = named or max((k for k in engine.config.prices if model.rsplit("/", 1)[-1].startswith(k)), key=len)
+        named = price_name(model, engine.config.prices)
         builtin = named in defaults and list(defaults[named]) == list(engine.config.prices[named])
         where = "qagen's built-in price table" if builtin else "llm.prices in your configuration"
         source = f"{named}: ${price[0]:g} prompt / ${price[1]:g} completion per million tokens ({where})"

@@ -175,14 +175,20 @@ class LLMEngine:
             self._log_summary()
         return [self._not_run(run.requests[i]) if r is None else r for i, r in enumerate(run.results)]
 
-    def estimate(self, requests: Sequence[LLMRequest], response_model: ResponseModels = None) -> dict[str, Any]:
+    def estimate(
+        self,
+        requests: Sequence[LLMRequest],
+        response_model: ResponseModels = None,
+        cached: Sequence[bool] | None = None,
+    ) -> dict[str, Any]:
         """What running ``requests`` would send, before any call (for ``--dry-run``).
 
         Cached requests are counted apart and cost nothing. Completion tokens and cost are
         upper bounds (every reply at ``max_tokens``), not counting repair requests.
+        ``cached`` is :meth:`cached_keys` of the same requests when the caller has it already.
         """
         reqs = with_schemas(list(requests), expand_models(response_model, len(requests)))
-        hits = self.cached_keys(requests, response_model)
+        hits = self.cached_keys(requests, response_model) if cached is None else cached
         todo = [r for r, hit in zip(reqs, hits, strict=True) if not hit]
         prompt = sum(estimate_prompt_tokens(r) for r in todo)
         completion = sum(r.max_tokens for r in todo)

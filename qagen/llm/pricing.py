@@ -30,20 +30,24 @@ def estimate_prompt_tokens(request: LLMRequest, conservative: bool = False) -> i
     return total
 
 
-def price_for(model: str, prices: dict[str, list[float]]) -> tuple[float, float] | None:
-    """``(prompt, completion)`` USD per million tokens for ``model``, or None when unknown.
+def price_name(model: str, prices: dict[str, list[float]]) -> str | None:
+    """The name in ``prices`` that prices ``model``, or None when none does.
 
     Exact names win; otherwise the longest table name that prefixes the model name (so
     ``gpt-4o-mini-2024-07-18`` uses ``gpt-4o-mini``). A ``provider/`` prefix is ignored.
     """
-    for name in (model, model.rsplit("/", 1)[-1]):
+    bare = model.rsplit("/", 1)[-1]
+    for name in (model, bare):
         if name in prices:
-            return _pair(name, prices[name])
-    candidates = [k for k in prices if model.rsplit("/", 1)[-1].startswith(k)]
-    if not candidates:
-        return None
-    best = max(candidates, key=len)
-    return _pair(best, prices[best])
+            return name
+    candidates = [k for k in prices if bare.startswith(k)]
+    return max(candidates, key=len) if candidates else None
+
+
+def price_for(model: str, prices: dict[str, list[float]]) -> tuple[float, float] | None:
+    """``(prompt, completion)`` USD per million tokens for ``model``, or None when unknown (see :func:`price_name`)."""
+    name = price_name(model, prices)
+    return None if name is None else _pair(name, prices[name])
 
 
 def _pair(name: str, value: list[float]) -> tuple[float, float]:
