@@ -162,7 +162,9 @@ def question_text(rec: dict[str, Any]) -> str:
     options = rec.get("options")
     if not options:
         return rec["question"]
-    lines = [f"{chr(ord('A') + i) if i < 26 else i + 1}) {opt}" for i, opt in enumerate(options)]
+    from qagen.review.export import option_letter  # the review files letter options the same way
+
+    lines = [f"{option_letter(i)}) {opt}" for i, opt in enumerate(options)]
     return rec["question"] + "\n" + "\n".join(lines)
 
 

@@ -742,13 +742,6 @@ def _remaining_budget(ctx: StageContext) -> Any:
     return ctx.config.model_copy(update={"llm": llm.model_copy(update=update)})
 
 
-def _no_items(manifest: dict[str, Any]) -> str:
-    """Why a build has no accepted items, in one line (see :func:`qagen.report.summary.no_items_reason`)."""
-    from qagen.report.summary import no_items_reason
-
-    return no_items_reason(manifest)
-
-
 def run_splits(ctx: StageContext) -> StageOutput:
     import dataclasses
 
@@ -759,7 +752,9 @@ def run_splits(ctx: StageContext) -> StageOutput:
     cfg = ctx.config.splits
     sections = ctx.inputs["sections.jsonl"]
     if not ctx.inputs["items.jsonl"]:
-        raise BuildError(_no_items(ctx.manifest))
+        from qagen.report.summary import no_items_reason
+
+        raise BuildError(no_items_reason(ctx.manifest))
     items, review = review_selection(
         ctx.inputs["items.jsonl"], ctx.inputs.get("reviews.jsonl"), cfg.approved_only, cfg.approval_rule
     )

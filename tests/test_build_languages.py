@@ -12,8 +12,9 @@ from qagen.config import Config
 from qagen.generate.extractive import offline_language_warning
 from qagen.generate.language import document_languages
 from qagen.records import FoldAssignment, Section
+from qagen.report.summary import no_items_reason
 from qagen.runner import StageContext
-from qagen.stages import _fold_languages, _no_items, embed_choice
+from qagen.stages import _fold_languages, embed_choice
 
 SWEDISH = {
     "Öppettider": "Mottagningen är öppen måndag till fredag mellan klockan åtta och fem. "
@@ -71,7 +72,7 @@ def test_no_items_names_the_filters_main_reasons() -> None:
             "filter": {"funnel": [{"reasons": {"ungrounded": 7}}, {"reasons": {"no_subject": 5}}]},
         }
     }
-    assert _no_items(manifest) == (
+    assert no_items_reason(manifest) == (
         "no items: the filters rejected all 12 candidates (ungrounded 7, no_subject 5); see rejected.jsonl"
     )
 

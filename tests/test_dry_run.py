@@ -10,22 +10,13 @@ request in the cache, with nothing left to pay.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from fast import EXAMPLES, FAST
 from llm_server import ServerProcess
 
 from qagen import build
 from qagen.generate.estimate import format_estimate
-
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "docs"
-FAST = [
-    "embed.backend=tfidf",
-    "topics.reducer=pca",
-    "topics.clusterer=kmeans",
-    "topics.n_clusters=6",
-    "folds.samples_total=60",
-]
 
 
 @pytest.fixture(scope="module")

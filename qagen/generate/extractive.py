@@ -43,7 +43,7 @@ from qagen.generate.phrasing import (
 )
 from qagen.generate.subjects import clean_heading, document_subject, lower_article, with_subject
 from qagen.generate.terms import KIND_WORDS, Term, find_terms, pick_distractors, term_key
-from qagen.generate.text import Unit, last_heading, n_words, render_units, units, whole_body, word_set
+from qagen.generate.text import BYLINE_IN_PROSE, Unit, last_heading, n_words, render_units, units, whole_body, word_set
 from qagen.io import sha256_text
 from qagen.records import GeneratorInfo, Item, ItemType, Section
 
@@ -503,8 +503,6 @@ _NEEDS_CONTEXT = re.compile(
 _MAKING_OF_THE_DOCUMENT = re.compile(
     r"\bwe (?:then |also |have )?(?:formatted|used|wrote|typeset|set|made|chose|added)\b"
 )
-# "gri-mode.el, written by Peter S. Galbraith <psg@debian.org>": who wrote something, with their address.
-_BYLINE_IN_PROSE = re.compile(r"\b(?:written|maintained|created|developed|contributed|authored) by\b", re.IGNORECASE)
 # Extraction debris: margin dates, table rules, math set as symbols ("∂T∂SV").
 _DEBRIS = re.compile(r"\d{4}/\d{2}/\d{2}|\s\|\s|[∂∑∏∫√∞≤≥≠≈∈∉⊂⊃∪∩∀∃∇]")
 _KIND_ORDER = ["money", "duration", "time", "quantity", "percent", "phone", "email", "url", "command"]
@@ -571,7 +569,7 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
         terms = [t for t in terms if len(re.findall(r"[^\W\d_]{2,}", unit.text.replace(t.text, " "))) >= 4]
         if english and _MAKING_OF_THE_DOCUMENT.search(unit.text):
             continue  # "In most of the tables we then formatted the first row ...": how the manual was made
-        if _BYLINE_IN_PROSE.search(unit.text):
+        if BYLINE_IN_PROSE.search(unit.text):
             terms = [t for t in terms if t.kind not in ("email", "url")]  # an author's address: trivia
         if terms:
             best = min(terms, key=lambda t: (_KIND_ORDER.index(t.kind), unit.text.find(t.text)))

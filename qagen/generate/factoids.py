@@ -25,7 +25,7 @@ from qagen.generate.phrasing import (
     topic_heading,
 )
 from qagen.generate.subjects import clean_heading, document_subject, with_subject
-from qagen.generate.text import clean_line, fields, join_wrapped, last_heading, split_sentences
+from qagen.generate.text import BYLINE_IN_PROSE, clean_line, fields, join_wrapped, last_heading, split_sentences
 
 _GENERIC_LABELS = re.compile(
     r"^(?:phone|tel|telephone|telephone number|phone number|call|fax|mobile|e-?mail|mail|e-?mail address|"
@@ -260,7 +260,6 @@ _SAYS_ITS_TOPIC = re.compile(
     r"\s*,?\s*(?:see|visit|go to|is|are|can be|at|on)\b[^,;]{0,20}$",
     re.IGNORECASE,
 )
-_BYLINE_IN_PROSE = re.compile(r"\b(?:written|maintained|created|developed|contributed|authored) by\b", re.IGNORECASE)
 # Reserved example domains (RFC 2606, RFC 6761): "packager@example.com" in a sample changelog is nobody's.
 # (A subdomain such as lindenhof.example.org stands for an organisation's own domain: kept.)
 _PLACEHOLDER = re.compile(
@@ -340,7 +339,7 @@ def entity_question(
     named = _SAYS_ITS_TOPIC.search(prefix) if mode is None else None
     if named:  # "For more information on netCDF format, see URL": the sentence names what the address is about
         topic = the(named.group(1).strip())
-    if entity.kind == "email" and mode is None and _BYLINE_IN_PROSE.search(prefix):
+    if entity.kind == "email" and mode is None and BYLINE_IN_PROSE.search(prefix):
         return None  # "gri-mode.el, written by Peter S. Galbraith <psg@...>": an author's address, not a contact
     if (topic is None or topic == "this service") and "{topic}" in template:
         return None  # "Which website has information about this service?": about what, the asker cannot tell

@@ -11,6 +11,10 @@ def word_set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
+# "gri-mode.el, written by Peter S. Galbraith <psg@debian.org>": who wrote something, named in prose
+BYLINE_IN_PROSE = re.compile(r"\b(?:written|maintained|created|developed|contributed|authored) by\b", re.IGNORECASE)
+
+
 _BULLET = re.compile(r"^\s*(?:[-•*▪◦‣–·]|\d{1,2}[.)])\s+")
 _ABBREVIATIONS = re.compile(
     r"\b(?:e\.g|i\.e|etc|a\.m|p\.m|approx|no|nr|vs|dr|mr|mrs|ms|st|incl|excl|min|max|tel|fig|ca|resp)\.$"

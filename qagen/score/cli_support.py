@@ -40,13 +40,13 @@ def run_score_command(
         ConfigError, FileNotFoundError, ScoreError, LLMError, LLMSpecError: as the API raises them.
     """
     from qagen.config import load_config
-    from qagen.score import SCORES_FILE, score
+    from qagen.score import SCORES_FILE, rows_path, score
     from qagen.score.results import format_summary
 
     cfg = load_config(config_path, list(overrides))
     scores = score(out, answers, judge=judge, config=cfg, refusal_judge=refusal_judge, output=output, progress=progress)
     target = Path(output) if output else Path(out) / SCORES_FILE
-    lines = [format_summary(scores), f"wrote {target} and {target.with_name(target.stem + '.items.jsonl')}"]
+    lines = [format_summary(scores), f"wrote {target} and {rows_path(target)}"]
     report = _refresh_report(Path(out), cfg) if output is None else None
     if report is not None:
         lines.append(f"updated {report}")
