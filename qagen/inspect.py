@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from qagen.io import iter_jsonl, read_json
-from qagen.runner import MANIFEST, BuildError
+from qagen.runner import MANIFEST, BuildError, logged_warnings
 
 
 def summary_line(result: Any) -> str:
@@ -66,7 +66,7 @@ def build_summary(result: Any) -> str:
             f"llm: {llm.get('requests_sent', 0)} requests sent ({', '.join(detail)}), {tokens}, {cost} "
             f"({llm.get('model') or llm.get('backend')})"
         )
-    warned = sum(len(entry.get("warnings_logged") or []) for entry in stages.values())
+    warned = len(logged_warnings(result.manifest))
     if warned:
         lines.append(f"warnings: {warned} (all in the report's Warnings panel and in qagen inspect)")
     report = Path(result.out_dir) / "report.html"
@@ -75,15 +75,6 @@ def build_summary(result: Any) -> str:
     else:
         lines.append(f"next: qagen inspect {result.out_dir}")
     return "\n".join(lines)
-
-
-def warnings_logged(manifest: dict[str, Any]) -> list[tuple[str, str]]:
-    """``(stage, message)`` of every warning the build's stages printed, in stage order."""
-    return [
-        (name, str(message).removeprefix(f"{name}: "))
-        for name, entry in manifest.get("stages", {}).items()
-        for message in entry.get("warnings_logged") or []
-    ]
 
 
 def collect(out: Path) -> dict[str, Any]:
@@ -101,7 +92,7 @@ def collect(out: Path) -> dict[str, Any]:
     data: dict[str, Any] = {
         "out": str(out),
         "qagen_version": manifest.get("qagen_version"),
-        "warnings": [{"stage": stage, "message": message} for stage, message in warnings_logged(manifest)],
+        "warnings": [{"stage": stage, "message": message} for stage, message in logged_warnings(manifest)],
         "stages": {
             name: {
                 "status": "skipped" if entry.get("skipped") else entry.get("status"),

@@ -394,6 +394,19 @@ class Runner:
             logger.debug("manifest not updated after %s failed: %s", stage.name, type(save_exc).__name__)
 
 
+def logged_warnings(manifest: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(stage, message)`` of every warning the stages printed (``warnings_logged``), in stage order.
+
+    The message loses a leading ``"<stage>: "``, which the stage name beside it already says.
+    """
+    stages = manifest.get("stages") if isinstance(manifest.get("stages"), dict) else {}
+    return [
+        (name, str(message).removeprefix(f"{name}: "))
+        for name, entry in stages.items()
+        for message in (entry or {}).get("warnings_logged") or []
+    ]
+
+
 STALE_CACHE_TEMP_S = 3600.0
 
 

@@ -130,7 +130,6 @@ def kpis(data: ReportData) -> dict[str, Any]:
         "seconds": sum(r["seconds"] or 0.0 for r in rows if not r["status"].startswith("skipped")),
         "reused": sum(r["status"].startswith("skipped") for r in rows),
         "reused_seconds": sum(r["seconds"] or 0.0 for r in rows if r["status"].startswith("skipped")),
-        "warnings": sum(len(e.get("warnings_logged") or []) for e in _stages(data.manifest).values()),
         "no_items": no_items_reason(data.manifest) if not data.items else None,
     }
 

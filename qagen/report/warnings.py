@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from qagen.report.data import ReportData
+from qagen.runner import logged_warnings
 
 # (pattern, kind, what to do). First match wins.
 ADVICE: tuple[tuple[str, str, str], ...] = (
@@ -83,11 +84,8 @@ ADVICE: tuple[tuple[str, str, str], ...] = (
 def warning_rows(data: ReportData) -> list[dict[str, str]]:
     """``{"stage", "kind", "message", "advice"}`` per warning of the build, in stage order, without repeats."""
     stages = data.manifest.get("stages") if isinstance(data.manifest.get("stages"), dict) else {}
-    found: list[tuple[str, str]] = []
-    for name, entry in stages.items():
-        for message in (entry or {}).get("warnings_logged") or []:
-            found.append((name, str(message).removeprefix(f"{name}: ")))
-    if not any((entry or {}).get("warnings_logged") is not None for entry in stages.values()):
+    found = logged_warnings(data.manifest)
+    if not found:  # a manifest from before the stages recorded their warnings (the runner records none empty)
         found += [("folds", str(w)) for w in (data.folds or {}).get("warnings") or []]
         found += [("generate", str(w)) for w in (stages.get("generate") or {}).get("warnings") or []]
         cells = (data.crosseval or {}).get("warnings") or []
