@@ -81,22 +81,32 @@ def diversity(
 ) -> dict[str, float | int | None]:
     """Every measure of the module for ``texts`` (``homogenisation`` only with ``embed``)."""
     texts = [t for t in texts if t.strip()]
-    out: dict[str, float | int | None] = {
+    vectors = embed(list(texts)) if embed is not None and len(texts) >= 2 else None
+    return _measures(texts, vectors, digits)
+
+
+def _measures(texts: Sequence[str], vectors: Any, digits: int = 4) -> dict[str, float | int | None]:
+    homogeneous = homogenisation(vectors) if vectors is not None and len(texts) >= 2 else None
+    return {
         "n": len(texts),
         "ngram_diversity": round(ngram_diversity(texts), digits),
         "self_repetition": round(self_repetition(texts), digits),
         "compression_ratio": round(compression_ratio(texts), digits),
-        "homogenisation": None,
+        "homogenisation": None if homogeneous is None else round(homogeneous, digits),
     }
-    if embed is not None and len(texts) >= 2:
-        value = homogenisation(embed(list(texts)))
-        out["homogenisation"] = None if value is None else round(value, digits)
-    return out
 
 
 def diversity_by_type(items: Sequence[Any], embed: Callable[[list[str]], Any] | None = None) -> dict[str, Any]:
-    """:func:`diversity` of the items' questions, overall and per item type."""
-    report: dict[str, Any] = {"all": diversity([it.question for it in items], embed)}
+    """:func:`diversity` of the items' questions, overall and per item type (each question embedded once)."""
+    import numpy as np
+
+    kept = [it for it in items if it.question.strip()]
+    vectors = np.asarray(embed([it.question for it in kept])) if embed is not None and len(kept) >= 2 else None
+
+    def measure(rows: list[int]) -> dict[str, float | int | None]:
+        return _measures([kept[i].question for i in rows], None if vectors is None else vectors[rows])
+
+    report: dict[str, Any] = {"all": measure(list(range(len(kept))))}
     for kind in sorted({it.type for it in items}):
-        report[kind] = diversity([it.question for it in items if it.type == kind], embed)
+        report[kind] = measure([i for i, it in enumerate(kept) if it.type == kind])
     return report

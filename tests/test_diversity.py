@@ -54,3 +54,23 @@ def test_diversity_reports_every_measure_and_skips_blank_texts():
     out = diversity(["How do I print?", "  ", "Where is the desk?"], embed=lambda texts: np.eye(len(texts)))
     assert out["n"] == 2 and out["homogenisation"] == 0.0
     assert set(out) == {"n", "ngram_diversity", "self_repetition", "compression_ratio", "homogenisation"}
+
+
+def test_by_type_embeds_each_question_once_and_matches_each_types_own_measures():
+    from types import SimpleNamespace
+
+    from qagen.diversity import diversity_by_type
+
+    questions = [("How do I print?", "long_form"), ("Where is the desk?", "factoid"), ("Why is it red?", "long_form")]
+    items = [SimpleNamespace(question=q, type=t) for q, t in questions]
+    calls = []
+
+    def embed(texts):
+        calls.append(list(texts))
+        return np.array([[len(t), 1.0, t.count("o")] for t in texts])
+
+    report = diversity_by_type(items, embed)
+    assert calls == [[q for q, _ in questions]]
+    assert report["long_form"] == diversity([q for q, t in questions if t == "long_form"], embed)
+    assert report["all"] == diversity([q for q, _ in questions], embed)
+    assert report["factoid"]["homogenisation"] is None  # one question: no pair
