@@ -34,7 +34,7 @@ def build_summary(result: Any) -> str:
     What ran (and this run's time), items by type and the rejected; the LLM's requests, tokens
     and cost; how many warnings the build printed; where to look next.
     """
-    from qagen.llm.progress import format_cost, format_duration
+    from qagen.formatting import format_cost, format_duration
 
     stages = result.manifest.get("stages", {})
     seconds = sum(r.seconds for r in result.stages if r.status == "ran")

@@ -10,7 +10,8 @@ from qagen.config import LLMConfig
 from qagen.llm import LLMEngine, LLMRequest, Message
 from qagen.llm.base import LLMStats
 from qagen.llm.fake import FakeLLM
-from qagen.llm.progress import LLMProgress, format_duration
+from qagen.formatting import format_duration
+from qagen.llm.progress import LLMProgress
 
 
 class Clock:

@@ -125,7 +125,7 @@ TYPE_LABELS = {"long_form": "long-form", "factoid": "factoid", "mcq": "MCQ"}
 
 def format_estimate(estimate: dict[str, Any]) -> str:
     """The dry run's table, for the console."""
-    from qagen.llm.progress import format_cost
+    from qagen.formatting import format_cost
 
     def cost(value: float | None) -> str:
         return "?" if value is None else format_cost(value)

@@ -18,6 +18,7 @@ from importlib import resources
 from typing import Any
 
 from qagen.config import ReportConfig
+from qagen.formatting import format_cost, format_duration
 from qagen.report.data import ReportData
 from qagen.report.scores import scores_view
 
@@ -78,14 +79,11 @@ def fmt_share(value: Any, digits: int = 1) -> str:
 def fmt_secs(value: Any) -> str:
     if not _is_num(value):
         return "—"
-    if value < 60:
-        return f"{value:.1f} s"
-    minutes, seconds = divmod(round(value), 60)
-    return f"{minutes} min {seconds:02d} s" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
+    return f"{value:.1f} s" if value < 60 else format_duration(value)
 
 
 def fmt_money(value: Any) -> str:
-    return "—" if not _is_num(value) else f"${value:,.4f}" if value < 1 else f"${value:,.2f}"
+    return "—" if not _is_num(value) else format_cost(value)
 
 
 def _is_num(value: Any) -> bool:

@@ -1,0 +1,19 @@
+"""Durations and costs as people read them, for the console and the report alike."""
+
+from __future__ import annotations
+
+
+def format_duration(seconds: float) -> str:
+    """``"45 s"``, ``"3 min 05 s"``, ``"1 h 02 min"``."""
+    seconds = max(0, round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, secs = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {secs:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
+
+def format_cost(usd: float) -> str:
+    return f"${usd:.4f}" if usd < 1 else f"${usd:,.2f}"
