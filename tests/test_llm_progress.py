@@ -7,10 +7,10 @@ import io
 from pydantic import BaseModel
 
 from qagen.config import LLMConfig
+from qagen.formatting import format_duration
 from qagen.llm import LLMEngine, LLMRequest, Message
 from qagen.llm.base import LLMStats
 from qagen.llm.fake import FakeLLM
-from qagen.formatting import format_duration
 from qagen.llm.progress import LLMProgress
 
 
