@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from qagen.io import iter_jsonl, read_json
+from qagen.records import TYPE_SHORT_NAMES
 from qagen.runner import MANIFEST, BuildError, logged_warnings
 
 
@@ -25,7 +26,7 @@ def summary_line(result: Any) -> str:
     return ", ".join(parts) + f"; {where}"
 
 
-TYPE_NAMES = {"long_form": "long-form", "factoid": "factoid", "mcq": "MCQ"}
+TYPE_NAMES = TYPE_SHORT_NAMES
 
 
 def build_summary(result: Any) -> str:
@@ -126,14 +127,13 @@ def collect(out: Path) -> dict[str, Any]:
 
 def scores_state(path: Path, crosseval: dict[str, Any] | None) -> dict[str, Any]:
     """What ``scores.json`` scored and whether it still belongs to its rows file and to the dataset."""
-    from qagen.io import stable_hash
-    from qagen.score import read_scores
+    from qagen.score import dataset_changed, read_scores
 
     scores = read_scores(path)
     problems = []
     if (scores.get("rows_file") or {}).get("problem"):
         problems.append(scores["rows_file"]["problem"])
-    if crosseval is not None and scores.get("crosseval_hash") != stable_hash(crosseval):
+    if crosseval is not None and dataset_changed(scores, crosseval):
         problems.append("the dataset changed since these scores were computed (crosseval.json); score again")
     return {
         "answers_file": scores.get("answers_file"),

@@ -15,6 +15,8 @@ from typing import Any, Literal, TypeVar
 SCHEMA_VERSION = "1.0"
 
 ItemType = Literal["long_form", "factoid", "mcq"]
+# item types as the console names them in tables and summaries
+TYPE_SHORT_NAMES: dict[str, str] = {"long_form": "long-form", "factoid": "factoid", "mcq": "MCQ"}
 Split = Literal["validation", "test"]
 Bloom = Literal["B1", "B2", "B3", "B4"]
 Scenario = Literal["S1", "S2", "S3"]

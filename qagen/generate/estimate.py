@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from qagen.llm.pricing import estimate_tokens
+from qagen.records import TYPE_SHORT_NAMES
 
 QUESTION_TOKENS = 25
 ITEM_JSON_TOKENS = 12  # keys, quotes and braces of one item
@@ -120,9 +121,6 @@ def dry_run_estimate(
     }
 
 
-TYPE_LABELS = {"long_form": "long-form", "factoid": "factoid", "mcq": "MCQ"}
-
-
 def format_estimate(estimate: dict[str, Any]) -> str:
     """The dry run's table, for the console."""
     from qagen.formatting import format_cost
@@ -135,7 +133,7 @@ def format_estimate(estimate: dict[str, Any]) -> str:
         f"{'completion tok (expected / max)':>32} {'cost (expected / max)':>24}"
     )
     lines = [f"dry run: generation would make these requests with {estimate['backend']} (nothing was sent)", header]
-    rows = [(TYPE_LABELS.get(k, k), r) for k, r in estimate["by_type"].items()] + [("total", estimate["total"])]
+    rows = [(TYPE_SHORT_NAMES.get(k, k), r) for k, r in estimate["by_type"].items()] + [("total", estimate["total"])]
     for name, r in rows:
         completion = f"{r['completion_tokens_expected']:,} / {r['completion_tokens_max']:,}"
         costs = f"{cost(r['cost_usd_expected'])} / {cost(r['cost_usd_max'])}"

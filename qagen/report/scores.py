@@ -74,12 +74,12 @@ def scores_view(scores: dict[str, Any] | None, crosseval: dict[str, Any] | None 
     With ``crosseval`` (the current ``crosseval.json``), scores made for another version of
     the dataset carry a warning (scores written before qagen recorded the dataset do too).
     """
-    from qagen.io import stable_hash
+    from qagen.score import dataset_changed
 
     if not scores or "overall" not in scores:
         return None
     warnings = list(scores.get("warnings") or [])
-    if crosseval is not None and scores.get("crosseval_hash") != stable_hash(crosseval):
+    if crosseval is not None and dataset_changed(scores, crosseval):
         warnings.insert(0, STALE)
     rows_problem = (scores.get("rows_file") or {}).get("problem")
     if rows_problem:

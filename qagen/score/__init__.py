@@ -113,6 +113,14 @@ def score(
     return scores
 
 
+def dataset_changed(scores: dict[str, Any], crosseval: dict[str, Any]) -> bool:
+    """True when ``scores`` were computed for another version of the dataset than ``crosseval``
+    (scores written before qagen recorded the dataset count as changed)."""
+    from qagen.io import stable_hash
+
+    return scores.get("crosseval_hash") != stable_hash(crosseval)
+
+
 def rows_path(scores_path: str | Path) -> Path:
     """The per-answer rows file written beside a scores file (``scores.json`` → ``scores.items.jsonl``)."""
     target = Path(scores_path)
