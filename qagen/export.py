@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from qagen.io import check_output_folder, iter_jsonl, read_json, safe_cell, write_json, write_jsonl, write_text
+from qagen.review.export import option_letter  # review files letter options the same way
 
 FORMATS = ("ragas", "deepeval", "hf", "csv")
 CROSSEVAL = "crosseval.json"
@@ -162,8 +163,6 @@ def question_text(rec: dict[str, Any]) -> str:
     options = rec.get("options")
     if not options:
         return rec["question"]
-    from qagen.review.export import option_letter  # the review files letter options the same way
-
     lines = [f"{option_letter(i)}) {opt}" for i, opt in enumerate(options)]
     return rec["question"] + "\n" + "\n".join(lines)
 

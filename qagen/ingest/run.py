@@ -75,7 +75,7 @@ def parse_documents(
 
     if not paths:
         raise IngestError("no documents to parse: the list of paths is empty")
-    inputs = [_Input(Path(p), _relative(Path(p), Path(root))) for p in paths]
+    inputs = [_Input(Path(p), relative_name(Path(p), Path(root))) for p in paths]
     problems: dict[int, ParseProblem] = {}
     first_of: dict[str, str] = {}
     cache = ParseCache(cache_dir, config) if cache_dir is not None else None
@@ -100,10 +100,6 @@ def parse_documents(
     if not any(d.status == "ok" for d in result.documents):
         raise NoUsableDocumentsError(_no_usable_message(result), result)
     return result
-
-
-def _relative(path: Path, root: Path) -> str:
-    return relative_name(path, root)
 
 
 def _run(
