@@ -57,6 +57,14 @@ def test_a_dutch_query_leaves_out_dutch_function_words():
     assert query is not None and "de" not in query.split() and "verlof" in query and "personeelszaken" in query
 
 
+def test_a_query_leaves_out_the_words_of_the_languages_offline_question_frame():
+    # multilingual corpus: "Wat moet ik weten over schijfloze werkstations bij ..." kept "weten"
+    query = search_query("Wat moet ik weten over schijfloze werkstations bij “Handleiding Debian Edu”?", "nl")
+    assert query == "schijfloze werkstations Handleiding Debian Edu"
+    query = search_query("Cosa devo sapere su «Correggere il posizionamento dei tag» in “Manuale amsmath”?", "it")
+    assert query is not None and "sapere" not in query.split() and "posizionamento" in query
+
+
 def test_noisy_questions_are_deterministic_and_still_ask_the_same():
     question = "What should I do if I think a medicine gives me side effects at the Cardiology Outpatient Clinic?"
     first, again, other = (noisy_question(question, s) for s in ("i7", "i7", "i8"))

@@ -550,10 +550,22 @@ def _heading_question_nl(heading: str, title: str, subject: str) -> tuple[str, i
         head = re.split(r"[:|–—]", title, maxsplit=1)[0].strip()
         return (f"Hoe kan ik contact opnemen met {lower_title(head)}?", 4) if head else None
     low = re.sub(r"\buw\b", "mijn", low)
-    question = f"Wat moet ik weten over {low}?"
+    question = HEADING_FRAME_NL.split(" bij ")[0].format(heading=low) + "?"
     if subject and not names_subject(question, subject):
-        question = f"Wat moet ik weten over {low} bij {lower_article(subject)}?"
+        question = HEADING_FRAME_NL.format(heading=low, subject=lower_article(subject))
     return _capital(question), 3
+
+
+# Dutch headings are phrased in code (the rules above); this is their default question
+HEADING_FRAME_NL = "Wat moet ik weten over {heading} bij {subject}?"
+
+
+def heading_frame(language: str) -> str:
+    """The default offline question around a heading in ``language`` ("Cosa devo sapere su «{heading}» in
+    {subject}?"), or "" for English (phrased by rules) or a language without one."""
+    if language == "nl":
+        return HEADING_FRAME_NL
+    return str(forms(language).get("heading") or "") if language != "en" else ""
 
 
 def _capital(text: str) -> str:

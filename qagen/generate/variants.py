@@ -45,14 +45,18 @@ _FUNCTION_WORDS_EN = word_set(
 @functools.lru_cache(maxsize=16)
 def _stop_words(language: str) -> frozenset[str]:
     """Function words of ``language``: the English list, else the language's stop words of at most four
-    letters (long entries of stop-word lists are often content words)."""
+    letters (long entries of stop-word lists are often content words) and the words of its offline
+    heading question ("Wat moet ik weten over ..."), which frame a question and are no keywords."""
     code = language.split("-")[0]
     if code == "en":
         return _FUNCTION_WORDS_EN
     import stopwordsiso
 
+    from qagen.generate.phrasing import heading_frame
+
     short = {w.casefold() for w in (stopwordsiso.stopwords(code) or set()) if len(w) <= 4}
-    return frozenset(short) | _FUNCTION_WORDS_EN
+    frame = re.sub(r"\{\w+\}", " ", heading_frame(code))
+    return frozenset(short | {w.casefold() for w in _WORD.findall(frame)}) | _FUNCTION_WORDS_EN
 
 
 def search_query(question: str, language: str = "en") -> str | None:
