@@ -83,7 +83,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import synthetic  # noqa: E402
 
-from qagen.stage_names import STAGE_NAMES  # noqa: E402
+from qagen.stages import STAGE_NAMES  # noqa: E402
 
 EXAMPLES = ROOT / "examples" / "docs"
 MANUALS = synthetic.MANUALS

@@ -30,8 +30,7 @@ import numpy as np
 
 from qagen.config import ParseConfig, load_config
 from qagen.io import read_json, read_jsonl, read_npy
-from qagen.records import Section, to_dict
-from qagen.stages import section_text
+from qagen.records import Section, section_text, to_dict
 from qagen.topics import effective_params, fit_topics, run_sweep_command
 
 ROOT = Path(__file__).resolve().parents[1]

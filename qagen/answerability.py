@@ -74,7 +74,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from qagen.filters.grounding import tokenize, unigram_recall
-from qagen.records import Item, Page, Section
+from qagen.records import Item, Page, Section, section_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -295,11 +295,6 @@ class _Vectors:
         return float((self._matrix[rows] @ vector).max()) if rows else 0.0
 
 
-def section_text(section: Section) -> str:
-    """A section as the embed stage embeds it (heading and body), so its vector is cached."""
-    return f"{section.heading}\n{section.text}".strip()
-
-
 # --- one iteration's corpus -------------------------------------------------------------
 
 
@@ -452,7 +447,7 @@ class LLMAnswerabilityJudge:
         return self.engine.stats.to_dict()
 
     def _request(self, case: JudgeCase) -> Any:
-        from qagen.generate.language import language_name
+        from qagen.language import language_name
         from qagen.llm import LLMRequest, Message
 
         shown = self.shown(case)

@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 import click
 
-from qagen.stage_names import STAGE_NAMES
+from qagen.stages import STAGE_NAMES
 
 EXIT_INCOMPLETE = 3
 

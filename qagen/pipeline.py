@@ -8,92 +8,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import qagen.stages as st
 from qagen.artifacts import ARTIFACTS
 from qagen.config import Config, apply_overrides, config_from_data, load_config
 from qagen.io import check_output_folder, read_json
-from qagen.report.data import REPORT_INPUTS
-from qagen.runner import MANIFEST, Runner, Stage, StageReport
+from qagen.runner import MANIFEST, BuildInputs, Runner, Stage, StageReport
+from qagen.stages import STAGE_NAMES, load_stages
 
-STAGES: tuple[Stage, ...] = (
-    Stage(
-        "parse",
-        (),
-        ("documents.jsonl", "sections.jsonl"),
-        ("parse",),
-        st.run_parse,
-        st._docs_fingerprint,
-        "documents -> sections",
-    ),
-    Stage("pages", ("sections.jsonl",), ("pages.jsonl",), ("pages",), st.run_pages, None, "sections -> emulated pages"),
-    Stage(
-        "embed",
-        ("sections.jsonl",),
-        ("embeddings.npy", "embedding_ids.json"),
-        ("embed",),
-        st.run_embed,
-        st._embedder_fingerprint,
-        "section embeddings",
-    ),
-    Stage(
-        "topics",
-        ("sections.jsonl", "embeddings.npy", "embedding_ids.json"),
-        ("topics.json", "reduced.npy"),
-        ("topics",),
-        st.run_topics,
-        None,
-        "BERTopic topics",
-    ),
-    Stage(
-        "folds",
-        ("sections.jsonl", "pages.jsonl", "topics.json", "reduced.npy"),
-        ("folds.json", "assignments.jsonl"),
-        ("folds",),
-        st.run_folds,
-        st._folds_fingerprint,
-        "topic-disjoint folds, splits, sample",
-    ),
-    Stage(
-        "generate",
-        ("documents.jsonl", "sections.jsonl", "pages.jsonl", "assignments.jsonl"),
-        ("candidates.jsonl", "generation_failures.jsonl"),
-        ("generate", "llm"),
-        st.run_generate,
-        st._generate_fingerprint,
-        "candidate items (LLM or extractive)",
-    ),
-    Stage(
-        "filter",
-        ("documents.jsonl", "sections.jsonl", "candidates.jsonl", "generation_failures.jsonl"),
-        ("items.jsonl", "rejected.jsonl", "funnel.json"),
-        ("filter", "generate", "embed"),
-        st.run_filter,
-        st._embedder_fingerprint,
-        "accepted items and rejections",
-    ),
-    Stage(
-        "splits",
-        ("sections.jsonl", "items.jsonl", "pages.jsonl", "assignments.jsonl"),
-        ("crosseval.json",),
-        ("splits", "embed", "llm"),
-        st.run_splits,
-        st._splits_fingerprint,
-        "cross-evaluation splits and leakage check",
-        optional_inputs=("reviews.jsonl",),
-    ),
-    Stage(
-        "report",
-        REPORT_INPUTS,
-        ("report.html",),
-        ("report",),
-        st.run_report,
-        None,
-        "self-contained HTML report",
-        optional_inputs=("scores.json", "reviews.jsonl"),
-    ),
-)
+__all__ = ["STAGES", "STAGE_NAMES", "BuildResult", "build"]
 
-STAGE_NAMES = tuple(s.name for s in STAGES)
+STAGES: tuple[Stage, ...] = load_stages()
 
 
 @dataclass(frozen=True)
@@ -164,25 +87,24 @@ def build(
     from qagen.generate.prompts import default_prompts_dir
 
     prompts_dir = Path(cfg.generate.prompts_dir) if cfg.generate.prompts_dir else default_prompts_dir()
-    extra = {
-        "docs_dir": docs_dir,
-        "doc_paths": found.paths,
-        "skipped_files": found.skipped,
-        "llm": llm,
-        "embedder": embedder,
-        "dry_run": dry_run,
-        "prompts_dir": prompts_dir,
-        "out_name": Path(out).resolve().name,
-    }
-    runner = Runner(STAGES, ARTIFACTS, Path(out), cfg, extra=extra, progress=progress, log=log)
+    inputs = BuildInputs(
+        docs_dir=docs_dir,
+        doc_paths=tuple(found.paths),
+        skipped_files=tuple((str(rel), str(why)) for rel, why in found.skipped),
+        llm=llm,
+        embedder=embedder,
+        dry_run=dry_run,
+        prompts_dir=prompts_dir,
+        out_name=Path(out).resolve().name,
+    )
+    runner = Runner(STAGES, ARTIFACTS, Path(out), cfg, build=inputs, progress=progress, log=log)
     if dry_run and force is not True:
         # the estimate is made by the generate stage, which stops before any request: an unchanged
         # generate stage would be skipped and say nothing, so a dry run always reaches it
         force = [*force, "generate"]
-    try:
-        reports = runner.run(until=until, force=force)
-    except st.DryRun as dry:
-        return BuildResult(Path(out), [], read_json(Path(out) / MANIFEST), estimate=dry.estimate)
+    reports = runner.run(until=until, force=force)
+    if reports and reports[-1].stopped is not None:  # the dry run's estimate, made by the generate stage
+        return BuildResult(Path(out), [], read_json(Path(out) / MANIFEST), estimate=reports[-1].stopped["estimate"])
     return BuildResult(Path(out), reports, read_json(Path(out) / MANIFEST))
 
 

@@ -178,6 +178,11 @@ RECORD_TYPES: dict[str, type] = {
 T = TypeVar("T")
 
 
+def section_text(section: Section) -> str:
+    """The text a section is embedded and clustered by: heading plus body (one definition, so vectors are cached)."""
+    return f"{section.heading}\n{section.text}".strip()
+
+
 def to_dict(record: Any) -> dict[str, Any]:
     """A record as plain JSON-ready data (tuples become lists)."""
     return dataclasses.asdict(record)

@@ -1,15 +1,17 @@
 """The stage runner: declared stages, fingerprints, skip-when-unchanged, atomic artifacts.
 
-A stage is data: a name, the artifacts it reads and writes, the config sections and
-extra inputs its result depends on, and a function from loaded inputs to output values.
-The runner alone touches the output folder. Each stage's fingerprint hashes its config
-sections, its input files, its prompt files and the versions of qagen and its
-dependencies; a rerun skips a stage whose fingerprint matches ``manifest.json`` and
-whose recorded outputs are still on disk unchanged. The recorded outputs are every file the
-stage wrote: its artifacts, the files their writers wrote beside them (``splits/``) and the
-files the stage function wrote itself (:attr:`StageOutput.files`), so a deleted or edited
-file of any of them reruns the stage. A stage that raises is recorded as ``failed`` (with a
-one-line error; ``interrupted`` on Ctrl-C) and runs again on the next build.
+A stage is data (:class:`Stage`): a name, the artifacts it reads and writes, the config sections
+its result depends on, a fingerprint of what else it depends on (the documents, the LLM, the
+prompts: read from the typed :class:`BuildInputs`) and a function from loaded inputs to output
+values. The runner alone touches the output folder. Each stage's fingerprint hashes its config
+sections, its input files, its own fingerprint and the versions of qagen and its dependencies;
+a rerun skips a stage whose fingerprint matches ``manifest.json`` and whose recorded outputs are
+still on disk unchanged. The recorded outputs are every file the stage wrote: its artifacts, the
+files their writers wrote beside them (``splits/``) and the folders the stage declared
+(:attr:`Stage.folders`, written from :attr:`StageOutput.folders`), so a deleted or edited file
+of any of them reruns the stage. A stage that raises is recorded as ``failed`` (with a one-line
+error; ``interrupted`` on Ctrl-C) and runs again on the next build. A stage that returns
+:attr:`StageOutput.stop` (a dry run's estimate) ends the build on purpose: nothing is written.
 """
 
 from __future__ import annotations
@@ -24,12 +26,15 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qagen._version import __version__
 from qagen.errors import QagenError
 from qagen.io import read_json, sha256_file, stable_hash, write_json
 from qagen.records import SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    from qagen.config import Config
 
 logger = logging.getLogger("qagen.build")
 
@@ -54,8 +59,25 @@ class BuildError(QagenError, RuntimeError):
     """A build problem with a one-line message that says what to do next."""
 
 
-class StageStop(Exception):
-    """Raised by a stage to end the build early on purpose (a dry run): not recorded as a failure."""
+@dataclass(frozen=True)
+class BuildInputs:
+    """What a build was given besides its config: the stages' typed, read-only view of the call.
+
+    ``doc_paths`` are the files to parse (found once, before any stage runs) and
+    ``skipped_files`` the ``(relative path, reason)`` of those that will not be; ``llm`` and
+    ``embedder`` are objects or spec strings passed to :func:`qagen.build` (None: the config's);
+    ``prompts_dir`` the prompt folder in use; ``out_name`` the output folder's name (the
+    report's title).
+    """
+
+    docs_dir: Path = Path()
+    doc_paths: tuple[Path, ...] = ()
+    skipped_files: tuple[tuple[str, str], ...] = ()
+    llm: Any = None
+    embedder: Any = None
+    dry_run: bool = False
+    prompts_dir: Path | None = None
+    out_name: str = "qagen build"
 
 
 @dataclass
@@ -67,9 +89,14 @@ class StageOutput:
     stage is recorded as ``incomplete`` and runs again on the next build, which pays only
     for what is still missing (the request cache holds the rest).
 
-    ``files`` lists files the stage function wrote itself under the output folder (paths
-    relative to it, written atomically), beside the artifacts the runner writes: they are
-    hashed into the stage's recorded outputs, so deleting or editing one reruns the stage.
+    ``folders`` maps a folder the stage declared (:attr:`Stage.folders`) to a function that
+    writes it: the runner calls it on an empty temporary folder beside the artifacts and moves
+    the result into place whole, and hashes its files into the stage's recorded outputs. A
+    declared folder the stage does not return is removed (a folder of an earlier build would
+    not match the new artifacts).
+
+    ``stop`` ends the build on purpose after this stage (a dry run's estimate): the runner
+    writes nothing, records nothing and returns it in :attr:`StageReport.stopped`.
     """
 
     artifacts: dict[str, Any]
@@ -77,17 +104,18 @@ class StageOutput:
     errors: list[dict[str, Any]] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)
     incomplete: str | None = None
-    files: list[str] = field(default_factory=list)
+    folders: dict[str, Callable[[Path], None]] = field(default_factory=dict)
+    stop: dict[str, Any] | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class StageContext:
-    """Everything a stage function may read: loaded inputs, config, and the cache folder."""
+    """Everything a stage function may read: loaded inputs, the config, the build's inputs, the cache folder."""
 
     inputs: dict[str, Any]
-    config: Any
+    config: Config
     cache_dir: Path
-    extra: dict[str, Any]
+    build: BuildInputs = field(default_factory=BuildInputs)
     progress: bool = False
     log: Callable[[str], None] = lambda _msg: None
     manifest: dict[str, Any] = field(default_factory=dict)
@@ -108,29 +136,35 @@ class Artifact:
     read: Callable[[Path], Any]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Stage:
-    """One pipeline stage, declared as data."""
+    """One pipeline stage, declared as data (keyword fields only)."""
 
     name: str
+    # artifacts read (each must exist) and written, by file name (see qagen.artifacts)
     inputs: tuple[str, ...]
     outputs: tuple[str, ...]
+    # config sections the result depends on ("parse", "llm", ...): hashed into the fingerprint
     config: tuple[str, ...]
     run: Callable[[StageContext], StageOutput]
-    fingerprint_extra: Callable[[Any, dict[str, Any]], Any] | None = None
+    # what else the result depends on (documents, LLM, prompts), from the config and the build's inputs
+    fingerprint: Callable[[Config, BuildInputs], Any] | None = None
     description: str = ""
-    # Read when present (absent: not in ctx.inputs); hashed into the fingerprint either way.
+    # read when present (absent: not in ctx.inputs); hashed into the fingerprint either way
     optional_inputs: tuple[str, ...] = ()
+    # folders the stage may write (StageOutput.folders), relative to the output folder
+    folders: tuple[str, ...] = ()
 
 
 @dataclass
 class StageReport:
     name: str
-    status: str  # "ran" | "skipped"
+    status: str  # "ran" | "skipped" | "stopped"
     seconds: float
     counts: dict[str, Any]
     errors: list[dict[str, Any]]
     incomplete: str | None = None  # why a stage that ran is not finished (it reruns next time)
+    stopped: dict[str, Any] | None = None  # what a stage that ended the build on purpose returned
 
 
 def dependency_versions() -> dict[str, str]:
@@ -151,8 +185,8 @@ class Runner:
         stages: Sequence[Stage],
         artifacts: dict[str, Artifact],
         out_dir: Path,
-        config: Any,
-        extra: dict[str, Any] | None = None,
+        config: Config,
+        build: BuildInputs | None = None,
         progress: bool = False,
         log: Callable[[str], None] = lambda _msg: None,
     ) -> None:
@@ -167,7 +201,7 @@ class Runner:
         self.artifacts = artifacts
         self.out_dir = Path(out_dir)
         self.config = config
-        self.extra = extra or {}
+        self.build = build if build is not None else BuildInputs()
         self.progress = progress
         self.log = log
         self._versions = dependency_versions()
@@ -193,7 +227,7 @@ class Runner:
             manifest = self._load_manifest()
             for stage in self.stages:
                 reports.append(self._run_stage(stage, manifest, stage.name in forced))
-                if stage.name == until:
+                if stage.name == until or reports[-1].status == "stopped":
                     break
         return reports
 
@@ -262,7 +296,7 @@ class Runner:
                 "stage": stage.name,
                 "config": {sec: self.config.section(sec) for sec in stage.config},
                 "inputs": inputs,
-                "extra": stage.fingerprint_extra(self.config, self.extra) if stage.fingerprint_extra else None,
+                "extra": stage.fingerprint(self.config, self.build) if stage.fingerprint else None,
                 "qagen": __version__,
                 "schema": SCHEMA_VERSION,
                 "versions": self._versions,
@@ -302,11 +336,11 @@ class Runner:
         warned: list[str] = []
         try:
             result, outputs = self._run_and_write(stage, manifest, warned)
-        except StageStop:
-            raise
         except BaseException as exc:
             self._record_failure(stage, manifest, exc, time.perf_counter() - t0)
             raise
+        if result.stop is not None:
+            return StageReport(stage.name, "stopped", time.perf_counter() - t0, {}, [], stopped=result.stop)
         seconds = time.perf_counter() - t0
         manifest["stages"][stage.name] = {
             "fingerprint": fp,
@@ -354,22 +388,28 @@ class Runner:
             inputs=inputs,
             config=self.config,
             cache_dir=self.out_dir / ".cache",
-            extra=self.extra,
+            build=self.build,
             progress=self.progress,
             log=log,
             manifest=copy.deepcopy(manifest),
         )
         result = stage.run(ctx)
+        if result.stop is not None:
+            return result, {}
         missing = set(stage.outputs) - set(result.artifacts)
         if missing:
             raise RuntimeError(f"stage {stage.name!r} did not return {sorted(missing)}")
+        unknown = set(result.folders) - set(stage.folders)
+        if unknown:
+            raise RuntimeError(f"stage {stage.name!r} returned undeclared folders {sorted(unknown)}")
         written: list[str] = []
         for name in stage.outputs:
             written.append(name)
             beside = self.artifacts[name].write(self.out_dir / name, result.artifacts[name])
             if isinstance(beside, list | tuple):  # (other return values, such as a line count, say nothing)
                 written += beside
-        written += result.files
+        for name in stage.folders:
+            written += self._write_folder(name, result.folders.get(name))
         outputs = {}
         for rel in written:
             path = self.out_dir / rel
@@ -377,6 +417,36 @@ class Runner:
                 raise RuntimeError(f"stage {stage.name!r} reported {rel} as written, but it is not in {self.out_dir}")
             outputs[Path(rel).as_posix()] = sha256_file(path)
         return result, outputs
+
+    def _write_folder(self, name: str, write: Callable[[Path], None] | None) -> list[str]:
+        """Write a stage's folder whole (temporary folder, then renamed), or remove it; return its files.
+
+        The temporary folder is hidden and named ``*.tmp``, so a killed build's is cleaned up
+        by the next one; the folder being replaced is moved aside first and deleted after.
+        """
+        import shutil
+        import uuid
+
+        target = self.out_dir / name
+        if write is None:
+            if target.is_dir():
+                shutil.rmtree(target)
+            return []
+        tmp = self.out_dir / f".{name}.{uuid.uuid4().hex}.tmp"
+        old = None
+        try:
+            tmp.mkdir()  # (mkdtemp would make it private; the umask decides, as for every artifact)
+            write(tmp)
+            if target.exists():
+                old = self.out_dir / f".{name}.{uuid.uuid4().hex}.tmp"
+                target.rename(old)
+            tmp.rename(target)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+        return sorted(p.relative_to(self.out_dir).as_posix() for p in target.rglob("*") if p.is_file())
 
     def _record_failure(self, stage: Stage, manifest: dict[str, Any], exc: BaseException, seconds: float) -> None:
         """Record a stage that raised (no fingerprint: it runs again next time); never masks ``exc``."""

@@ -600,7 +600,7 @@ def test_check_without_items_or_pages():
 
 def _stage_context(tmp_path: Path, config: Config, logs: list[str]):
     """The splits stage's context over the manuals corpus, as the runner makes it."""
-    from qagen.runner import StageContext
+    from qagen.runner import BuildInputs, StageContext
 
     sections, pages, assignments = corpus()
     inputs = {
@@ -610,7 +610,7 @@ def _stage_context(tmp_path: Path, config: Config, logs: list[str]):
         "assignments.jsonl": assignments,
     }
     (tmp_path / "cache").mkdir(exist_ok=True)
-    return StageContext(inputs, config, tmp_path / "cache", {"embedder": "tfidf"}, log=logs.append)
+    return StageContext(inputs, config, tmp_path / "cache", BuildInputs(embedder="tfidf"), log=logs.append)
 
 
 def test_offline_build_records_the_checks(fast_example_build):
@@ -630,7 +630,7 @@ def test_offline_build_records_the_checks(fast_example_build):
 
 
 def test_splits_stage_with_an_llm_judges_the_doubtful_questions(tmp_path):
-    from qagen.stages import run_splits
+    from qagen.stages.splits import run as run_splits
 
     logs: list[str] = []
     replies = {

@@ -9,12 +9,13 @@ from pathlib import Path
 from fast import FAST_COMPONENTS
 
 from qagen.config import Config
+from qagen.folds.sections import fold_languages
 from qagen.generate.extractive import offline_language_warning
-from qagen.generate.language import document_languages
+from qagen.language import document_languages
 from qagen.records import FoldAssignment, Section
 from qagen.report.summary import no_items_reason
 from qagen.runner import StageContext
-from qagen.stages import _fold_languages, embed_choice
+from qagen.stages.embed import embed_choice
 
 SWEDISH = {
     "Öppettider": "Mottagningen är öppen måndag till fredag mellan klockan åtta och fem. "
@@ -78,7 +79,7 @@ def test_no_items_names_the_filters_main_reasons() -> None:
 
 
 def _ctx(sections: list) -> StageContext:
-    return StageContext(inputs={"sections.jsonl": sections}, config=Config(), cache_dir=Path("."), extra={})
+    return StageContext(inputs={"sections.jsonl": sections}, config=Config(), cache_dir=Path("."))
 
 
 def test_auto_embeddings_leave_minilm_for_a_corpus_mostly_not_in_english() -> None:
@@ -102,10 +103,10 @@ def test_folds_that_follow_the_languages_are_said_to() -> None:
         fold = 1 if k < 12 else 2
         assignments.append(FoldAssignment(f"s{k}", 0, f"s{k}", "kept", fold, "validation"))
     languages, _ = document_languages(sections)  # as run_folds detects them, once per stage
-    table, warnings = _fold_languages(sections, assignments, languages)
+    table, warnings = fold_languages(sections, assignments, languages)
     assert table == {"1": {"de": 12}, "2": {"en": 12}}
     assert len(warnings) == 2 and "100 % of the 12 German sections are in fold 1" in warnings[0]
     mixed = [
         FoldAssignment(a.section_id, 0, a.unit_id, "kept", 1 + k % 2, "validation") for k, a in enumerate(assignments)
     ]
-    assert _fold_languages(sections, mixed, languages)[1] == []
+    assert fold_languages(sections, mixed, languages)[1] == []

@@ -229,7 +229,7 @@ def test_report_rewrites_report_html_and_nothing_else(out, tmp_path):
 
 
 def assert_every_candidate_accounted_for(out: Path) -> dict[str, int]:
-    """The filter stage's exact bookkeeping (qagen/stages.py run_filter).
+    """The filter stage's exact bookkeeping (qagen/stages/filter.py).
 
     rejected.jsonl = generation_failures.jsonl (failed requests, exact repeats; never candidates)
     followed by one line per candidate a filter dropped; items.jsonl = the candidates no filter

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from qagen.folds import FoldBuilder
-from qagen.stages import _auto_unit
+from qagen.folds.sections import auto_unit
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
@@ -31,14 +31,14 @@ def _fit_for(x, topics, pages, docs):
 
 
 def test_many_single_topic_documents_are_kept_whole():
-    builder, note = _auto_unit(_fit_for(*_corpus(docs_per_topic_mix=False)))
+    builder, note = auto_unit(_fit_for(*_corpus(docs_per_topic_mix=False)))
     assert builder.unit == "document" and note.startswith("auto: whole documents keep 100%")
     assert builder.metrics_["documents_in_both_folds"] == 0
     assert builder.metrics_["document_kept_share_median"] == 1.0
 
 
 def test_documents_covering_every_topic_fall_back_to_pages_and_say_why():
-    builder, note = _auto_unit(_fit_for(*_corpus(docs_per_topic_mix=True)))
+    builder, note = auto_unit(_fit_for(*_corpus(docs_per_topic_mix=True)))
     assert builder.unit == "page"
     assert note.startswith("auto: per page, as ") and "documents need 50%" in note
     # per page, each manual keeps its sections in both folds: the metric says so

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qagen.generate.language import (
+from qagen.language import (
     LANGUAGE_NAMES,
     detect_language,
     document_languages,
@@ -59,7 +59,7 @@ def test_language_names() -> None:
 
 
 def test_every_detectable_language_has_a_name() -> None:
-    from qagen.generate.language import _identifier
+    from qagen.language import _identifier
 
     labels = set(_identifier().labels) - {"zxx"}  # zxx: no linguistic content, never returned by identify
     assert not labels - set(LANGUAGE_NAMES)

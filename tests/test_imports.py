@@ -87,8 +87,19 @@ def test_no_import_cycles_between_qagen_modules():
     assert cycles == [], cycles[:5]
 
 
-def test_the_stage_names_are_the_pipelines_stages():
-    from qagen.pipeline import STAGES
-    from qagen.stage_names import STAGE_NAMES
+def test_every_stage_module_is_a_listed_stage_and_every_list_of_stages_is_that_one():
+    import pkgutil
 
+    import qagen.stages
+    from qagen.cli import build
+    from qagen.pipeline import STAGES
+    from qagen.report.summary import STAGE_ORDER
+    from qagen.stages import STAGE_NAMES, load_stages
+
+    assert {m.name for m in pkgutil.iter_modules(qagen.stages.__path__)} == set(STAGE_NAMES)
+    assert tuple(stage.name for stage in load_stages()) == STAGE_NAMES
     assert tuple(stage.name for stage in STAGES) == STAGE_NAMES
+    assert STAGE_ORDER == STAGE_NAMES
+    choices = {p.name: tuple(p.type.choices) for p in build.params if hasattr(p.type, "choices")}
+    assert choices["until"] == STAGE_NAMES
+    assert choices["force"] == (*STAGE_NAMES, "all")

@@ -173,12 +173,16 @@ def test_empty_path_list_is_an_error(tmp_path: Path):
 def _run_parse(docs: Path, paths: list[Path], cache: Path) -> tuple[object, list[str]]:
     """The parse stage as the runner calls it; returns its output and the console lines."""
     from qagen.config import Config
-    from qagen.runner import StageContext
-    from qagen.stages import run_parse
+    from qagen.runner import BuildInputs, StageContext
+    from qagen.stages.parse import run as run_parse
 
     lines: list[str] = []
-    ctx = StageContext({}, Config(parse=ParseConfig(workers=1)), cache, {"docs_dir": docs, "doc_paths": paths})
-    ctx.log = lines.append
+    from qagen.ingest import scan
+
+    config = Config(parse=ParseConfig(workers=1))
+    skipped = tuple(scan(docs, config.parse.formats).skipped)  # as qagen.build finds them
+    build = BuildInputs(docs_dir=docs, doc_paths=tuple(paths), skipped_files=skipped)
+    ctx = StageContext({}, config, cache, build, log=lines.append)
     return run_parse(ctx), lines
 
 

@@ -25,9 +25,8 @@ from llm_server import (
 from pydantic import BaseModel, Field, model_validator
 
 from qagen.llm import AuthLLMError, LLMEngine, LLMRequest, Message, get_llm
-from qagen.llm.base import Completion, LLMError
+from qagen.llm.base import Completion, LLMError, public_id
 from qagen.llm.cache import RequestCache
-from qagen.llm.engine import public_id
 from qagen.llm.openai_backend import OpenAIBackend
 from qagen.llm.structured import grammar_schema
 

@@ -39,12 +39,11 @@ def run_splits(out: Path, *sets: str) -> str:
     """Run only the pipeline's splits stage on ``out``; returns ran/skipped."""
     from qagen.artifacts import ARTIFACTS
     from qagen.config import load_config
-    from qagen.pipeline import STAGES
-    from qagen.runner import Runner
+    from qagen.runner import BuildInputs, Runner
+    from qagen.stages.splits import STAGE
 
-    stage = next(s for s in STAGES if s.name == "splits")
     config = load_config(None, ["splits.leakage_embeddings=false", *sets])
-    return Runner([stage], ARTIFACTS, out, config, extra={"embedder": WordEmbedder()}).run()[0].status
+    return Runner([STAGE], ARTIFACTS, out, config, build=BuildInputs(embedder=WordEmbedder())).run()[0].status
 
 
 def split_ids(out: Path) -> set[str]:

@@ -36,9 +36,9 @@ class Counting:
 
 def make(tmp_path, counter, config=None):
     stages = (
-        Stage("first", (), ("a.json",), ("topics",), counter.first),
-        Stage("second", ("a.json",), ("b.json",), (), counter.second),
-        Stage("third", ("b.json",), ("c.json",), ("pages",), counter.third),
+        Stage(name="first", inputs=(), outputs=("a.json",), config=("topics",), run=counter.first),
+        Stage(name="second", inputs=("a.json",), outputs=("b.json",), config=(), run=counter.second),
+        Stage(name="third", inputs=("b.json",), outputs=("c.json",), config=("pages",), run=counter.third),
     )
     return Runner(stages, ARTS, tmp_path / "out", config or Config())
 
@@ -115,8 +115,8 @@ def test_failing_stage_keeps_previous_artifacts_and_reruns_next_time(tmp_path):
         raise RuntimeError("disk on fire")
 
     stages = (
-        Stage("first", (), ("a.json",), ("topics",), c.first),
-        Stage("second", ("a.json",), ("b.json",), (), boom),
+        Stage(name="first", inputs=(), outputs=("a.json",), config=("topics",), run=c.first),
+        Stage(name="second", inputs=("a.json",), outputs=("b.json",), config=(), run=boom),
     )
     with pytest.raises(RuntimeError):
         Runner(stages, ARTS, tmp_path / "out", load_config(None, ["seed=1"])).run()
@@ -147,7 +147,12 @@ def test_lock_refuses_a_second_writer(tmp_path):
 
 def test_unknown_artifact_is_a_declaration_error(tmp_path):
     with pytest.raises(ValueError, match="unknown artifact"):
-        Runner((Stage("x", ("nope.json",), (), (), lambda ctx: StageOutput({})),), ARTS, tmp_path, Config())
+        Runner(
+            (Stage(name="x", inputs=("nope.json",), outputs=(), config=(), run=lambda ctx: StageOutput({})),),
+            ARTS,
+            tmp_path,
+            Config(),
+        )
 
 
 def test_failed_stage_is_recorded_in_one_line_and_reruns_next_time(tmp_path, monkeypatch):
@@ -160,8 +165,8 @@ def test_failed_stage_is_recorded_in_one_line_and_reruns_next_time(tmp_path, mon
         raise RuntimeError("disk on fire with not-a-real-key-0123456789\n  File 'x.py', line 3\nsecond line")
 
     stages = (
-        Stage("first", (), ("a.json",), ("topics",), c.first),
-        Stage("second", ("a.json",), ("b.json",), (), boom),
+        Stage(name="first", inputs=(), outputs=("a.json",), config=("topics",), run=c.first),
+        Stage(name="second", inputs=("a.json",), outputs=("b.json",), config=(), run=boom),
     )
     with pytest.raises(RuntimeError, match="disk on fire"):
         Runner(stages, ARTS, tmp_path / "out", Config()).run(force=["second"])
@@ -181,15 +186,20 @@ def test_interrupted_stage_is_recorded_and_reruns(tmp_path):
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        Runner((Stage("first", (), ("a.json",), (), interrupt),), ARTS, tmp_path / "out", Config()).run()
+        Runner(
+            (Stage(name="first", inputs=(), outputs=("a.json",), config=(), run=interrupt),),
+            ARTS,
+            tmp_path / "out",
+            Config(),
+        ).run()
     entry = read_json(tmp_path / "out" / "manifest.json")["stages"]["first"]
     assert entry["status"] == "interrupted" and "fingerprint" not in entry
     make(tmp_path, c).run()
     assert c.calls == ["first", "second", "third"]
 
 
-def test_files_written_beside_an_artifact_are_outputs_too(tmp_path):
-    """A writer's extra files and a stage's own files are hashed: deleting or editing one reruns the stage."""
+def test_files_written_beside_an_artifact_and_declared_folders_are_outputs_too(tmp_path):
+    """A writer's extra files and a stage's folder are hashed: deleting or editing one reruns the stage."""
     out = tmp_path / "out"
 
     def write_with_side_file(path, value):
@@ -202,11 +212,14 @@ def test_files_written_beside_an_artifact_are_outputs_too(tmp_path):
 
     def first(ctx):
         calls.append("first")
-        write_json(out / "own" / "note.json", {"n": len(calls)})
-        return StageOutput({"a.json": {"x": 1}}, files=["own/note.json"])
+        n = len(calls)
+        return StageOutput(
+            {"a.json": {"x": 1}}, folders={"own": lambda folder: write_json(folder / "note.json", {"n": n})}
+        )
 
     def run():
-        return Runner((Stage("first", (), ("a.json",), (), first),), arts, out, Config()).run()
+        stage = Stage(name="first", inputs=(), outputs=("a.json",), config=(), run=first, folders=("own",))
+        return Runner((stage,), arts, out, Config()).run()
 
     run()
     outputs = read_json(out / "manifest.json")["stages"]["first"]["outputs"]
@@ -217,7 +230,71 @@ def test_files_written_beside_an_artifact_are_outputs_too(tmp_path):
     assert calls == ["first", "first"] and read_json(out / "side" / "copy.json") == {"x": 1}
     (out / "own" / "note.json").write_text("{}")
     run()
-    assert len(calls) == 3
+    assert len(calls) == 3 and read_json(out / "own" / "note.json") == {"n": 3}
+    assert not list(out.glob(".own.*"))  # the temporary folders are gone
+
+
+def test_a_folder_is_replaced_whole_or_not_at_all_and_removed_when_not_returned(tmp_path):
+    out = tmp_path / "out"
+    behaviour = {"mode": "write"}
+
+    def write(folder):
+        write_json(folder / "part1.json", {"mode": behaviour["mode"]})
+        if behaviour["mode"] == "fail":
+            raise OSError("disk full halfway")
+        write_json(folder / "part2.json", {})
+
+    def first(ctx):
+        folders = {} if behaviour["mode"] == "none" else {"model": write}
+        return StageOutput({"a.json": {"mode": behaviour["mode"]}}, folders=folders)
+
+    def run():
+        stage = Stage(name="first", inputs=(), outputs=("a.json",), config=(), run=first, folders=("model",))
+        return Runner((stage,), ARTS, out, Config()).run(force=True)
+
+    run()
+    assert sorted(p.name for p in (out / "model").iterdir()) == ["part1.json", "part2.json"]
+    behaviour["mode"] = "fail"
+    with pytest.raises(OSError, match="halfway"):
+        run()
+    assert read_json(out / "model" / "part1.json") == {"mode": "write"}  # the old folder, whole
+    assert not list(out.glob(".model.*"))
+    behaviour["mode"] = "none"
+    run()
+    assert not (out / "model").exists()  # a folder of an earlier run would not match the new artifacts
+
+
+def test_a_stage_may_not_write_an_undeclared_folder(tmp_path):
+    def first(ctx):
+        return StageOutput({"a.json": {}}, folders={"elsewhere": lambda folder: None})
+
+    stage = Stage(name="first", inputs=(), outputs=("a.json",), config=(), run=first)
+    with pytest.raises(RuntimeError, match="undeclared folders"):
+        Runner((stage,), ARTS, tmp_path, Config()).run()
+    assert not (tmp_path / "elsewhere").exists() and not (tmp_path / "a.json").exists()
+
+
+def test_a_stage_that_stops_the_build_writes_and_records_nothing(tmp_path):
+    c = Counting()
+
+    def stop(ctx):
+        return StageOutput({}, stop={"estimate": {"requests": 3}})
+
+    stages = (
+        Stage(name="first", inputs=(), outputs=("a.json",), config=(), run=c.first),
+        Stage(name="second", inputs=("a.json",), outputs=("b.json",), config=(), run=stop),
+        Stage(name="third", inputs=("b.json",), outputs=("c.json",), config=(), run=c.third),
+    )
+    reports = Runner(stages, ARTS, tmp_path, Config()).run()
+    assert [(r.name, r.status) for r in reports] == [("first", "ran"), ("second", "stopped")]
+    assert reports[-1].stopped == {"estimate": {"requests": 3}}
+    assert not (tmp_path / "b.json").exists() and c.calls == ["first"]
+    assert set(read_json(tmp_path / "manifest.json")["stages"]) == {"first"}
+
+
+def test_stage_fields_are_keywords():
+    with pytest.raises(TypeError):
+        Stage("first", (), ("a.json",), (), lambda ctx: StageOutput({}))  # type: ignore[misc]
 
 
 def test_stale_temp_files_go_and_fresh_ones_in_the_cache_stay(tmp_path):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from qagen.embed.base import Embedder
 
@@ -119,6 +119,19 @@ def _openai(arg: str, config: EmbedConfig, llm_config: LLMConfig | None) -> Embe
         timeout_s=config.timeout_s if config.timeout_s is not None else llm.timeout_s,
         max_retries=config.max_retries if config.max_retries is not None else llm.max_retries,
     )
+
+
+def embedder_identity(embedder: Any, config: EmbedConfig, llm_config: LLMConfig) -> Any:
+    """What a build's vectors depend on beyond the ``[embed]`` section: the embedder object, or its server.
+
+    An object passed to the build counts by its ``id``; a spec string counts as given. An
+    ``openai`` embedder with no URL of its own takes the LLM's server (:func:`llm_base_url`),
+    which is then part of its identity although it sits in another config section.
+    """
+    spec = str(config.backend)
+    if embedder is None and spec.startswith("openai") and "@" not in spec and not config.base_url:
+        return {"llm_base_url": llm_base_url(llm_config)}
+    return getattr(embedder, "id", embedder)
 
 
 def llm_base_url(llm_config: LLMConfig) -> str | None:

@@ -54,7 +54,7 @@ def prose(text: str) -> str:
 
 def other_language(text: str, expected: str) -> str | None:
     """The language ``text`` is confidently written in when that is not ``expected``; else None."""
-    from qagen.generate.language import identify
+    from qagen.language import identify
 
     words = prose(text)
     found = identify(words) if len(words.split()) >= MIN_WORDS else None

@@ -91,7 +91,7 @@ class GenerationContext:
             language: Force a language code; default ``config.language`` ("auto" detects the
                 language of each document from its first few thousand characters).
         """
-        from qagen.generate.language import resolve_languages
+        from qagen.language import resolve_languages
 
         by_id = {s.id: s for s in sections}
         page_of: dict[str, list[str]] = {}

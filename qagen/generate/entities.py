@@ -35,9 +35,13 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from qagen.ingest.kinds import is_code_line
+
+if TYPE_CHECKING:
+    from qagen.config import GenerateConfig
 
 ENTITY_KINDS = ("phone", "email", "url")
 
@@ -517,6 +521,13 @@ def infer_phone_region(texts: Iterable[str], fallback: str = "US") -> str:
     if not counts:
         return fallback
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+
+
+def resolve_phone_region(config: GenerateConfig, texts: Iterable[str]) -> GenerateConfig:
+    """The ``[generate]`` section with ``phone_region = auto`` resolved from ``texts`` (the corpus)."""
+    if config.phone_region != "auto":
+        return config
+    return config.model_copy(update={"phone_region": infer_phone_region(texts)})
 
 
 # --- distractors --------------------------------------------------------------------------

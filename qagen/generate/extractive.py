@@ -28,6 +28,7 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from qagen.generate.context import GenerationContext, item_id
 from qagen.generate.entities import Entity, extract_entities
@@ -46,6 +47,9 @@ from qagen.generate.terms import KIND_WORDS, Term, find_terms, pick_distractors,
 from qagen.generate.text import BYLINE_IN_PROSE, Unit, last_heading, n_words, render_units, units, whole_body, word_set
 from qagen.io import sha256_text
 from qagen.records import GeneratorInfo, Item, ItemType, Section
+
+if TYPE_CHECKING:
+    from qagen.config import GenerateConfig
 
 EXTRACTIVE_NOTICE = (
     "No LLM configured: generating with the offline extractive generator (questions from headings and "
@@ -76,7 +80,7 @@ def offline_language_warning(
     ``supported`` maps a language to the item types it has forms for (default: :data:`OFFLINE_TYPES`).
     """
     supported = OFFLINE_TYPES if supported is None else supported
-    from qagen.generate.language import language_name
+    from qagen.language import language_name
 
     docs: dict[str, int] = defaultdict(int)
     for code in doc_languages.values():
@@ -90,6 +94,21 @@ def offline_language_warning(
     if not parts:
         return None
     return "offline generator: " + "; ".join(parts) + "; configure an LLM ([llm] backend) to write them"
+
+
+def offline_mix_warning(config: GenerateConfig) -> str | None:
+    """The Bloom levels and scenarios asked for that the offline generator cannot write, said plainly."""
+    if "mcq" not in config.types or config.mcq_per_section == 0:
+        return None
+    bloom = sorted(k for k, w in config.bloom_mix.items() if w > 0 and k != "B1")
+    scenario = sorted(k for k, w in config.scenario_mix.items() if w > 0 and k != "S1")
+    if not bloom and not scenario:
+        return None
+    asked = ", ".join(bloom + scenario)
+    return (
+        f"the offline generator writes multiple-choice questions at B1 (remember) and S1 (one fact) only; "
+        f"{asked} in generate.bloom_mix / generate.scenario_mix need an LLM backend ([llm] backend)"
+    )
 
 
 MAX_MCQ_CANDIDATES = 3

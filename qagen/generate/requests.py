@@ -22,7 +22,6 @@ from pydantic import BaseModel
 from qagen.config import GenerateConfig, LLMConfig
 from qagen.generate.context import GenerationContext
 from qagen.generate.entities import extract_entities
-from qagen.generate.language import language_name
 from qagen.generate.mix import BLOOM_DESCRIPTIONS, BLOOM_NAMES, SCENARIO_DESCRIPTIONS, assign, question_task
 from qagen.generate.prompts import (
     DEFAULT_FEW_SHOT,
@@ -35,6 +34,7 @@ from qagen.generate.prompts import (
 from qagen.generate.replies import REPLY_MODELS, reply_schema
 from qagen.generate.subjects import clean_heading
 from qagen.generate.text import shorten
+from qagen.language import language_name
 from qagen.llm.base import LLMRequest, Message
 from qagen.records import Section
 

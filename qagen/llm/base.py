@@ -16,6 +16,7 @@ Optional backend members the engine uses when present:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -209,3 +210,12 @@ class LLMStats:
             errors=errors,
             **summed,
         )
+
+
+_USERINFO = re.compile(r"(?<=://)[^/@\s]*@")
+_QUERY = re.compile(r"\?[^\s#]*")
+
+
+def public_id(backend_id: str) -> str:
+    """``backend_id`` fit for logs and the manifest: a URL's user:password and query are removed."""
+    return _QUERY.sub("", _USERINFO.sub("", backend_id)) if "://" in backend_id else backend_id

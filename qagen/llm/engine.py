@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import re
 import time
 from collections import deque
 from collections.abc import Coroutine, Sequence
@@ -34,6 +33,7 @@ from qagen.llm.base import (
     QuotaLLMError,
     TransientLLMError,
     Usage,
+    public_id,
 )
 from qagen.llm.cache import CachedFailure, CachedReply, RequestCache, request_key
 from qagen.llm.errors import classify
@@ -502,12 +502,3 @@ def _check(completion: Completion, request: LLMRequest, model: Any) -> Checked:
         raise
     except Exception as exc:  # the class name only: the exception's text may quote the reply
         raise _CheckCrashed(f"checking the reply raised {type(exc).__name__}") from None
-
-
-_USERINFO = re.compile(r"(?<=://)[^/@\s]*@")
-_QUERY = re.compile(r"\?[^\s#]*")
-
-
-def public_id(backend_id: str) -> str:
-    """``backend_id`` fit for logs and the manifest: a URL's user:password and query are removed."""
-    return _QUERY.sub("", _USERINFO.sub("", backend_id)) if "://" in backend_id else backend_id

@@ -113,3 +113,19 @@ def get_llm(llm: LLM | str | Any, config: LLMConfig | Config | None = None) -> L
         f"llm must be a spec string, an LLM backend (id, model, async complete) or a LangChain chat model;"
         f" got {type(llm).__name__}"
     )
+
+
+def backend_identity(llm: Any, config: LLMConfig) -> Any:
+    """What a build's results depend on of an LLM given as ``llm``: a spec as given, an object by its id.
+
+    A LangChain model's id names its class, model and settings. Credentials in a URL are left
+    out (:func:`~qagen.llm.engine.public_id`): a new password is no reason to generate again.
+    None stays None (the config's ``llm.backend`` is hashed with the config).
+    """
+    from qagen.llm.base import public_id
+
+    if llm is None:
+        return None
+    if isinstance(llm, str):
+        return public_id(llm)
+    return public_id(get_llm(llm, config).id)

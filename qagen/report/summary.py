@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from qagen.report.data import ReportData
-from qagen.stage_names import STAGE_NAMES
+from qagen.stages import STAGE_NAMES
 
 ITEM_TYPES = ("long_form", "factoid", "mcq")
 TYPE_NAMES = {"long_form": "long-form", "factoid": "factoid", "mcq": "multiple choice"}

@@ -116,7 +116,7 @@ class LLMJudge:
         self, llm: Any, config: Any = None, cache_path: str | Path | None = None, progress: bool = False, seed: int = 0
     ) -> None:
         from qagen.llm import LLMEngine
-        from qagen.llm.engine import public_id
+        from qagen.llm.base import public_id
 
         self.engine = LLMEngine(llm, config, cache_path=cache_path, progress=progress)
         self.seed = seed

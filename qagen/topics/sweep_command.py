@@ -23,8 +23,7 @@ def sweep_folder(
     """
     from qagen.config import load_config
     from qagen.pipeline import build
-    from qagen.records import Section
-    from qagen.stages import section_text
+    from qagen.records import Section, section_text
     from qagen.topics.cli_support import checked_grid, parse_grid, run_sweep_command
 
     parsed_grid = parse_grid(grid)  # a bad grid fails before any work
