@@ -1,6 +1,6 @@
 """LLM engine throughput and overhead versus the raw openai client, against the fake server.
 
-The fake OpenAI-compatible server (tests/llm_server.py) runs in its own process with a fixed
+The fake OpenAI-compatible server (tests/support/llm_server.py) runs in its own process with a fixed
 latency per request. For each latency and concurrency the same N chat requests go through:
 
 - raw:    ``AsyncOpenAI.chat.completions.create`` under an ``asyncio.Semaphore`` (SDK defaults),
@@ -24,13 +24,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # for tests.support
 
-from llm_server import ServerProcess  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
 
 from qagen.config import LLMConfig  # noqa: E402
 from qagen.llm import LLMEngine, LLMRequest, Message  # noqa: E402
+from tests.support.llm_server import ServerProcess  # noqa: E402
 
 
 class Reply(BaseModel):

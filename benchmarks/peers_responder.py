@@ -1,6 +1,6 @@
 """A fake-server responder that answers Ragas's, DeepEval's and qagen's prompts like a careful model.
 
-The fake OpenAI-compatible server (``tests/llm_server.py``) answers a schema it finds in
+The fake OpenAI-compatible server (``tests/support/llm_server.py``) answers a schema it finds in
 ``response_format`` or in a ``JSON schema:`` prompt line. Ragas 0.4 writes its output schema
 into the prompt in its own words ("... as specified in JSON Schema:\\n{...}Do not use single
 quotes ..."), and DeepEval's prompt-JSON mode describes the keys in prose, so the default
@@ -9,7 +9,7 @@ and replies with a valid instance built from the prompt's own text: headlines th
 the document (Ragas splits on them), summaries and answers made of its sentences, quality
 scores that pass every filter (so no critique/rewrite loop runs: the peers' request counts
 are lower bounds), as many inputs as DeepEval asks for. Anything else, qagen's prompts
-included, goes to ``tests/grounded.py``'s ``grounded_responder``.
+included, goes to ``tests/support/grounded.py``'s ``grounded_responder``.
 
 It also serves: ``python benchmarks/peers_responder.py --latency 0.05 [--fault-rate 0.1]``
 starts a :class:`LoggingServer` (the fake server plus per-request token counts and end
@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # for tests.support
 
-from grounded import grounded_responder  # noqa: E402
-from llm_server import FakeOpenAIServer, default_responder  # noqa: E402
+from tests.support.grounded import grounded_responder  # noqa: E402
+from tests.support.llm_server import FakeOpenAIServer, default_responder  # noqa: E402
 
 RAGAS_SCHEMA = "as specified in JSON Schema:\n"
 RAGAS_SCHEMA_END = "Do not use single quotes in your response"
@@ -209,7 +209,7 @@ def _words(text: str, n: int) -> str:
 def careful_qagen_responder(body: dict[str, Any]) -> Any:
     """``grounded_responder`` with the questions a careful model writes: each names its own subject.
 
-    tests/grounded.py takes the first ``Section:`` line of the prompt, which in the few-shot
+    tests/support/grounded.py takes the first ``Section:`` line of the prompt, which in the few-shot
     long-form prompt is an example's, so every long-form question is the same and the
     near-duplicate filter keeps one; its MCQ distractors are a fifth of the correct option's
     length, so the option-length filter rejects most MCQs. This variant names the section's
@@ -371,7 +371,7 @@ class LoggingServer(FakeOpenAIServer):
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Serve until standard input closes (same options as ``tests/llm_server.py``)."""
+    """Serve until standard input closes (same options as ``tests/support/llm_server.py``)."""
     import argparse
 
     parser = argparse.ArgumentParser(description="The fake server answering Ragas, DeepEval and qagen prompts.")

@@ -77,7 +77,7 @@ def synthesize(source: Path, build: Path, n_items: int) -> dict[str, Any]:
 
 
 def export(build: Path, dest: Path, reviewers: int, overlap: int) -> dict[str, Any]:
-    from qagen.review.cli_support import export_review
+    from qagen.commands.review import export_review
 
     dest.parent.mkdir(parents=True, exist_ok=True)
     result = export_review(build, dest, reviewers=reviewers, overlap=overlap, force=True)
@@ -119,7 +119,7 @@ def fill(csv_dir: Path, filled_dir: Path) -> dict[str, Any]:
 
 
 def do_import(build: Path, filled_dir: Path, fresh: bool) -> dict[str, Any]:
-    from qagen.review.cli_support import import_review
+    from qagen.commands.review import import_review
 
     if fresh:
         (build / "reviews.jsonl").unlink(missing_ok=True)
@@ -148,7 +148,7 @@ def run_step(args: argparse.Namespace) -> dict[str, Any]:
         "import": lambda: do_import(build, work / "filled", fresh=True),
         "reimport": lambda: do_import(build, work / "filled", fresh=False),
     }
-    import qagen.review.cli_support  # noqa: F401  (the module the CLI imports; its lazy imports stay in the call)
+    import qagen.commands.review  # noqa: F401  (the module the CLI imports; its lazy imports stay in the call)
 
     before = resource.getrusage(resource.RUSAGE_SELF)
     wall0, cpu0 = time.perf_counter(), time.process_time()
@@ -268,7 +268,7 @@ def markdown(report: dict[str, Any]) -> str:
         "",
         "*wall / CPU / peak RSS*: measured inside the child around the one API call (`export_review`, "
         "`import_review`, what the CLI calls), lazy imports included; *before the call* is the RSS after "
-        "importing `qagen.review.cli_support`. *process*: the whole child (interpreter start and imports "
+        "importing `qagen.commands.review`. *process*: the whole child (interpreter start and imports "
         "included) from `os.wait4`. CPU is user+system time of the process; on a loaded machine wall time "
         "exceeds it.",
         "",

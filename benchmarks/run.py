@@ -43,7 +43,7 @@ their sections recur across sizes, and the embed stage is excluded from the budg
 
 Generation against an LLM: on the examples, the extractive build's folder is copied and
 generate, filter, splits and report rerun with ``--set llm.backend="openai:fake-model@URL"`` against the
-fake OpenAI-compatible server in its own process (``tests/llm_server.py``, grounded responder,
+fake OpenAI-compatible server in its own process (``tests/support/llm_server.py``, grounded responder,
 latency uniform in [--latency, --latency-max]). Reported: requests, tokens, requests per
 accepted item, accepted items per minute of generation, the generate stage's wall time
 against the ideal requests x mean latency / llm.max_concurrency (mean of the latencies the
@@ -79,7 +79,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # for tests.support
 
 import synthetic  # noqa: E402
 
@@ -370,7 +370,7 @@ def drawn_latencies(n: int, low: float, high: float, seed: int = 0) -> list[floa
 
 def bench_llm(docs: Path, built: Path, out: Path, sets: list[str], low: float, high: float) -> dict:
     """generate..report with the openai backend against the out-of-process fake server."""
-    from llm_server import ServerProcess
+    from tests.support.llm_server import ServerProcess
 
     if out.exists():
         shutil.rmtree(out)

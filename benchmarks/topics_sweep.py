@@ -4,7 +4,7 @@ Sections and embeddings come from an existing qagen build folder (``--out OUT``:
 sections.jsonl, embeddings.npy and embedding_ids.json, read only; nothing is parsed or embedded
 again), or, without ``--out``, from parsing ``--docs`` with qagen.ingest and embedding with
 MiniLM through the on-disk caches in ``--cache``. The grid runs through
-qagen.topics.run_sweep_command (geometry, robustness, document agreement DC beside its shuffled
+qagen.topics.run_sweep (geometry, robustness, document agreement DC beside its shuffled
 baseline); the recommended row is then fitted once with BERTopic using the ``--set`` settings
 the sweep prints (``report.settings``), to show its topics. A fit whose effective parameters
 equal those of OUT/topics.json is read from there instead of refitted. Writes
@@ -31,7 +31,7 @@ import numpy as np
 from qagen.config import ParseConfig, load_config
 from qagen.io import read_json, read_jsonl, read_npy
 from qagen.records import Section, section_text, to_dict
-from qagen.topics import effective_params, fit_topics, run_sweep_command
+from qagen.topics import effective_params, fit_topics, run_sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -305,7 +305,7 @@ def main() -> None:
 
     start = time.perf_counter()
     base = load_config().topics  # the build is assumed to use defaults; the notes check it
-    report = run_sweep_command(
+    report = run_sweep(
         corpus["texts"], corpus["embeddings"], corpus["doc_ids"], args.grid, base, args.seed, progress=print
     )
     info["sweep_s"] = time.perf_counter() - start

@@ -12,14 +12,14 @@ from qagen._version import __version__
 from qagen.errors import QagenError
 
 if TYPE_CHECKING:
-    from qagen.pipeline import BuildResult, build
+    from qagen.commands.build import BuildResult, build
 
 __all__ = ["BuildResult", "QagenError", "__version__", "build"]
 
 
 def __getattr__(name: str) -> Any:
     if name in ("build", "BuildResult"):
-        from qagen import pipeline
+        from qagen.commands import build
 
-        return getattr(pipeline, name)
+        return getattr(build, name)
     raise AttributeError(f"module 'qagen' has no attribute {name!r}")

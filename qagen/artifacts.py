@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from qagen.io import read_json, read_jsonl, read_npy, write_json, write_jsonl, write_npy, write_text
 from qagen.records import Document, FoldAssignment, Item, Page, Rejection, Section
 from qagen.review.labels import Verdict
-from qagen.runner import Artifact
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """How one artifact file is written and read.
+
+    ``write(path, value)`` writes the artifact atomically; a writer that also writes other
+    files (beside ``path``) returns a list of their paths relative to ``path.parent`` (the
+    output folder), and the runner records their hashes with the artifact's own. Any other
+    return value (None, a line count) means no other files.
+    """
+
+    name: str
+    write: Callable[[Path, Any], Any]
+    read: Callable[[Path], Any]
 
 
 def _jsonl(name: str, cls: type) -> Artifact:

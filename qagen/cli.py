@@ -144,7 +144,7 @@ def build(
 ) -> None:
     """Build a dataset from the documents in DOCS into OUT (reruns resume)."""
     _configure_output(verbose, quiet)  # before the heavy imports: it sets their environment
-    from qagen.pipeline import build as api_build
+    from qagen.commands.build import build as api_build
 
     sets = list(overrides) + ([f"llm.backend={_toml_str(llm)}"] if llm else [])
     sets += ["splits.approved_only=true"] if approved_only else []
@@ -171,7 +171,7 @@ def build(
             click.echo("dry run: generation would make no requests (the offline extractive generator; nothing to pay)")
         return
     if not quiet:
-        from qagen.inspect import build_summary
+        from qagen.commands.inspect import build_summary
 
         click.echo(build_summary(result), err=True)
     if result.incomplete:
@@ -232,7 +232,7 @@ def init(path: Path, force: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def inspect(out: Path, as_json: bool) -> None:
     """Show counts per stage, per item type, per fold and split, and the filter funnel."""
-    from qagen.inspect import inspect_dir
+    from qagen.commands.inspect import inspect_dir
 
     click.echo(_run_api(inspect_dir, out, as_json=as_json))
 
@@ -274,8 +274,7 @@ def topics(
     Example: qagen topics docs --sweep n_components=5,10,15 min_cluster_size=10,20,30
     Same:    qagen topics docs --sweep n_components=5,10,15 --sweep min_cluster_size=10,20,30
     """
-    from qagen.topics.cli_support import sweep_cli_args
-    from qagen.topics.sweep_command import sweep_folder
+    from qagen.commands.sweep import sweep_cli_args, sweep_folder
 
     docs_arg, grid_items = _run_api(sweep_cli_args, str(docs), grid, ctx.args)
     click.echo(
@@ -299,7 +298,7 @@ def topics(
 @click.option("-o", "--dest", required=True, type=click.Path(path_type=Path), help="Folder to write into.")
 def export(out: Path, fmt: str, dest: Path) -> None:
     """Write each cross-evaluation iteration of OUT in the field names of ragas, DeepEval, HF datasets or CSV."""
-    from qagen.export import export as api_export
+    from qagen.commands.export import export as api_export
 
     paths = _run_api(api_export, out, fmt, dest)
     click.echo(f"wrote {len(paths)} file(s) to {dest}")
@@ -362,7 +361,7 @@ def review_export(
     force: bool,
 ) -> None:
     """Write the items of OUT for review: a CSV (spreadsheet) or an offline HTML form per reviewer."""
-    from qagen.review.cli_support import export_review, format_export
+    from qagen.commands.review import export_review, format_export
 
     result = _run_api(
         export_review,
@@ -387,7 +386,7 @@ def review_export(
 @click.option("--json", "as_json", is_flag=True, help="Print the counts and review summary as JSON.")
 def review_import(out: Path, files: tuple[Path, ...], reviewer: str | None, as_json: bool) -> None:
     """Check review FILES against OUT's items and store the verdicts (all or nothing); updates OUT/report.html."""
-    from qagen.review.cli_support import format_import, import_review, refresh_report
+    from qagen.commands.review import format_import, import_review, refresh_report
 
     result = _run_api(import_review, out, list(files), reviewer=reviewer)
     report = _run_api(refresh_report, out)
@@ -434,11 +433,11 @@ def score(
     quiet: bool,
 ) -> None:
     """Score a chatbot's ANSWERS against OUT's cross-evaluation splits (writes OUT/scores.json)."""
-    from qagen.score.cli_support import run_score_command
+    from qagen.commands.score import score_command
 
     click.echo(
         _run_api(
-            run_score_command,
+            score_command,
             out,
             answers,
             judge,

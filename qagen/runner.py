@@ -22,7 +22,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -31,15 +31,15 @@ from typing import TYPE_CHECKING, Any
 from qagen._version import __version__
 from qagen.errors import QagenError
 from qagen.io import read_json, sha256_file, stable_hash, write_json
+from qagen.output import LOCK, MANIFEST, OutputFolder
 from qagen.records import SCHEMA_VERSION
 
 if TYPE_CHECKING:
+    from qagen.artifacts import Artifact
     from qagen.config import Config
 
 logger = logging.getLogger("qagen.build")
 
-MANIFEST = "manifest.json"
-LOCK = ".qagen.lock"
 TRACKED_PACKAGES = (
     "numpy",
     "scipy",
@@ -119,21 +119,6 @@ class StageContext:
     progress: bool = False
     log: Callable[[str], None] = lambda _msg: None
     manifest: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Artifact:
-    """How one artifact file is written and read.
-
-    ``write(path, value)`` writes the artifact atomically; a writer that also writes other
-    files (beside ``path``) returns a list of their paths relative to ``path.parent`` (the
-    output folder), and the runner records their hashes with the artifact's own. Any other
-    return value (None, a line count) means no other files.
-    """
-
-    name: str
-    write: Callable[[Path, Any], Any]
-    read: Callable[[Path], Any]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -231,22 +216,14 @@ class Runner:
                     break
         return reports
 
-    @contextlib.contextmanager
-    def _lock(self) -> Iterator[None]:
-        from filelock import FileLock, Timeout
-
-        lock = FileLock(str(self.out_dir / LOCK), timeout=0)
-        try:
-            lock.acquire()
-        except Timeout:
-            raise BuildError(
-                f"another qagen build is writing {self.out_dir} (lock {self.out_dir / LOCK}); "
+    def _lock(self) -> contextlib.AbstractContextManager[None]:
+        def busy(folder: Path) -> BuildError:
+            return BuildError(
+                f"another qagen build is writing {folder} (lock {folder / LOCK}); "
                 "wait for it to finish or use another output folder"
-            ) from None
-        try:
-            yield
-        finally:
-            lock.release()
+            )
+
+        return OutputFolder(self.out_dir).lock(busy)
 
     def _remove_stale_temp_files(self) -> None:
         """Delete temp files and folders a killed build left behind (their targets were never replaced).

@@ -25,11 +25,10 @@ def shared_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def fast_example_build(tmp_path_factory) -> Path:
-    """One build of the examples with the fast stand-ins (tests/fast.py), shared by the modules
+    """One build of the examples with the fast stand-ins (tests/support/fast.py), shared by the modules
     that only read it; a test that changes files works on a copy."""
-    from fast import FAST
-
     from qagen import build
+    from tests.support.fast import FAST
 
     out = tmp_path_factory.mktemp("fast-example-build") / "out"
     build(EXAMPLES, out, overrides=FAST)

@@ -15,7 +15,6 @@ import re
 from pathlib import Path
 
 import pytest
-from llm_server import FakeOpenAIServer, fast_config
 
 from qagen.answerability import (
     AnswerabilityReply,
@@ -32,6 +31,7 @@ from qagen.llm import LLMEngine
 from qagen.records import FoldAssignment, GeneratorInfo, Item, Page, Section, Source, replace
 from qagen.runner import BuildError
 from qagen.splits import build_splits, write_splits
+from tests.support.llm_server import FakeOpenAIServer, fast_config
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -623,7 +623,7 @@ def test_offline_build_records_the_checks(fast_example_build):
     assert entry["counts"]["warnings"] == len(crosseval["warnings"]) == len(entry["warnings"])
     assert "answerability_judged" not in entry["counts"] and leakage["answerability"]["judged"] == 0  # offline
     assert all(r["answerability"]["decided_by"] == "offline" for r in leakage["items"])
-    from qagen.inspect import inspect_dir
+    from qagen.commands.inspect import inspect_dir
 
     text = inspect_dir(out)
     assert "left out (answered by corpus)" in text and "question-side check:" in text

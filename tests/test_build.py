@@ -17,12 +17,13 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from fast import FAST
 
-from qagen import build, pipeline
+from qagen import build
 from qagen.artifacts import JSONL_RECORDS
 from qagen.records import RECORD_TYPES
 from qagen.schemas import SCHEMA_DIR
+from qagen.stages import STAGE_NAMES
+from tests.support.fast import FAST
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "docs"
@@ -185,7 +186,7 @@ def test_real_components_end_to_end(tmp_path):
     # again, byte for byte (the embedding cache spares the model's time, not the stages' work)
     first = artifact_bytes(out)
     again = build(EXAMPLES, out, overrides=["folds.samples_total=80"], force=True)
-    assert set(again.ran) == set(pipeline.STAGE_NAMES)
+    assert set(again.ran) == set(STAGE_NAMES)
     second = artifact_bytes(out)
     assert second.keys() == first.keys()
     assert [name for name in first if first[name] != second[name]] == []  # (report.html shows timings: not compared)

@@ -6,8 +6,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from fast import FAST_COMPONENTS
-
 from qagen.config import Config
 from qagen.folds.sections import fold_languages
 from qagen.generate.extractive import offline_language_warning
@@ -16,6 +14,7 @@ from qagen.records import FoldAssignment, Section
 from qagen.report.summary import no_items_reason
 from qagen.runner import StageContext
 from qagen.stages.embed import embed_choice
+from tests.support.fast import FAST_COMPONENTS
 
 SWEDISH = {
     "Öppettider": "Mottagningen är öppen måndag till fredag mellan klockan åtta och fem. "

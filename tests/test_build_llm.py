@@ -19,11 +19,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from fast import FAST_COMPONENTS
-from grounded import grounded_responder
-from llm_server import FakeOpenAIServer, ServerProcess, invalid_json, rate_limit, reset, server_error
 
 from qagen import build
+from tests.support.fast import FAST_COMPONENTS
+from tests.support.grounded import grounded_responder
+from tests.support.llm_server import FakeOpenAIServer, ServerProcess, invalid_json, rate_limit, reset, server_error
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "docs"

@@ -25,13 +25,13 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from fast import FAST
 
 from qagen import build
 from qagen.cli import cli
-from qagen.export import COLUMNS, CORPUS_TYPES, question_text
+from qagen.commands.export import COLUMNS, CORPUS_TYPES, question_text
 from qagen.filters import format_funnel
 from qagen.io import unguard_cell
+from tests.support.fast import FAST
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "docs"
@@ -350,7 +350,7 @@ LLM_DOCS = (
 
 def repeating_responder(body: dict) -> Any:
     """The grounded model, except that it writes its first long-form question twice."""
-    from grounded import grounded_responder
+    from tests.support.grounded import grounded_responder
 
     reply = grounded_responder(body)
     if isinstance(reply, dict) and reply.get("candidates"):
@@ -359,7 +359,7 @@ def repeating_responder(body: dict) -> Any:
 
 
 def test_bookkeeping_holds_with_failed_requests_and_exact_repeats(tmp_path):
-    from llm_server import FakeOpenAIServer, server_error
+    from tests.support.llm_server import FakeOpenAIServer, server_error
 
     docs = tmp_path / "docs"
     docs.mkdir()

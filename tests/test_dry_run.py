@@ -1,6 +1,6 @@
 """--dry-run: a table per item type that a real run's counts bear out (issue 24).
 
-The example documents are built against a local OpenAI-compatible server (tests/llm_server.py,
+The example documents are built against a local OpenAI-compatible server (tests/support/llm_server.py,
 answering like the prompts ask) twice: a dry run, then the run. The dry run's request count is
 within 10 % of the calls the run made and its expected cost within 30 % of what the run cost
 (the maximum, every reply at llm.max_tokens, is only a ceiling); a second dry run finds every
@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from fast import EXAMPLES, FAST
-from llm_server import ServerProcess
 
 from qagen import build
 from qagen.generate.estimate import format_estimate
+from tests.support.fast import EXAMPLES, FAST
+from tests.support.llm_server import ServerProcess
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +70,7 @@ def test_the_table_reads_as_a_table(runs):
 
 
 def test_the_build_summary_states_items_llm_use_warnings_and_the_next_step(runs):
-    from qagen.inspect import build_summary
+    from qagen.commands.inspect import build_summary
 
     result, llm = runs["result"], runs["llm"]
     lines = build_summary(result).splitlines()
@@ -88,8 +88,8 @@ def test_the_build_summary_states_items_llm_use_warnings_and_the_next_step(runs)
 
 
 def test_an_offline_build_summary_says_no_llm_was_used(fast_example_build):
-    from qagen.inspect import build_summary
-    from qagen.pipeline import BuildResult
+    from qagen.commands.build import BuildResult
+    from qagen.commands.inspect import build_summary
 
     manifest = json.loads((fast_example_build / "manifest.json").read_text())
     text = build_summary(BuildResult(fast_example_build, [], manifest))

@@ -6,10 +6,10 @@ import socket
 
 import numpy as np
 import pytest
-from llm_server import EMBEDDINGS, FakeOpenAIServer
 
 from qagen.config import EmbedConfig, LLMConfig
 from qagen.embed import CachedEmbedder, EmbedError, get_embedder
+from tests.support.llm_server import EMBEDDINGS, FakeOpenAIServer
 
 TEXTS = [f"section number {i} about topic {i % 3}" for i in range(7)]
 

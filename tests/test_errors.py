@@ -18,7 +18,7 @@ from qagen.llm.registry import LLMSpecError
 from qagen.review.labels import ReviewError
 from qagen.runner import BuildError
 from qagen.score.answers import ScoreError
-from qagen.topics.cli_support import GridError
+from qagen.topics.grid import GridError
 
 USER_ERRORS = {
     ConfigError: ValueError,

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from qagen.commands.export import COLUMNS, FORMATS, export, hf_features
 from qagen.config import SplitsConfig
-from qagen.export import COLUMNS, FORMATS, export, hf_features
 from qagen.io import write_json
 from qagen.records import FoldAssignment, GeneratorInfo, Item, Page, Section, Source
 from qagen.splits import build_splits, write_splits

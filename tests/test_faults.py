@@ -1,6 +1,6 @@
 """Fault suite (issue 10): bad files, SIGKILL in every stage, LLM faults, a full disk; nothing lost.
 
-1. A corpus of bad files (tests/bad_files.py) with three good example documents goes through a
+1. A corpus of bad files (tests/support/bad_files.py) with three good example documents goes through a
    whole ``qagen build``: each bad file is reported once, with a one-line reason; good ones
    give items; the report renders.
 2. ``python -m qagen.cli build`` against an out-of-process LLM server is SIGKILLed at a
@@ -36,9 +36,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bad_files import ARABIC, EMOJI, HEBREW, PERSIAN, huge_pdf, write_bad_corpus
-from grounded import grounded_responder
-from llm_server import (
+
+from qagen import build
+from qagen.ingest import IngestError
+from tests.support.bad_files import ARABIC, EMOJI, HEBREW, PERSIAN, huge_pdf, write_bad_corpus
+from tests.support.grounded import grounded_responder
+from tests.support.llm_server import (
     FakeOpenAIServer,
     ServerProcess,
     invalid_json,
@@ -48,9 +51,6 @@ from llm_server import (
     truncated,
     wrong_schema,
 )
-
-from qagen import build
-from qagen.ingest import IngestError
 
 pytest.importorskip("reportlab")
 

@@ -7,13 +7,13 @@ import re
 from pathlib import Path
 
 import pytest
-from fast import FAST_COMPONENTS
-from llm_server import FakeOpenAIServer
 
 from qagen import build
 from qagen.filters.language import check_language, other_language, prose
 from qagen.records import GeneratorInfo, Item, Source
 from qagen.runner import BuildError
+from tests.support.fast import FAST_COMPONENTS
+from tests.support.llm_server import FakeOpenAIServer
 
 # One question per language, as a user would ask it.
 QUESTIONS = {

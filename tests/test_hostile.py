@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from grounded import grounded_responder
-from llm_server import FakeOpenAIServer
 
 from qagen.ingest.text import decode_text
 from qagen.io import read_json
+from tests.support.grounded import grounded_responder
+from tests.support.llm_server import FakeOpenAIServer
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "docs"
@@ -368,7 +368,7 @@ def _guarded(text: str) -> list[str]:
 
 
 def test_every_csv_writer_guards_formula_cells(tmp_path, tally):
-    from qagen.export import _csv_text
+    from qagen.commands.export import _csv_text
     from qagen.review.export import csv_text
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -508,7 +508,7 @@ def test_scores_and_their_rows_are_one_unit(hostile, tmp_path, tally):
 
 
 def test_a_review_import_removes_stale_temp_files(hostile, tmp_path):
-    from qagen.review.cli_support import export_review, import_review
+    from qagen.commands.review import export_review, import_review
 
     out = tmp_path / "out"
     shutil.copytree(hostile["out"], out, symlinks=True)

@@ -60,8 +60,8 @@ def _qagen_imports(path, modules: set[str]) -> set[str]:
     return found & modules
 
 
-def test_no_import_cycles_between_qagen_modules():
-    """Not even through lazy imports: a cycle is a layering mistake waiting for an import-order bug."""
+def _import_graph() -> dict[str, set[str]]:
+    """Each qagen module and the qagen modules it imports (lazy imports included)."""
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
@@ -69,7 +69,36 @@ def test_no_import_cycles_between_qagen_modules():
     for path in (root / "qagen").rglob("*.py"):
         name = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
         files[name] = path
-    graph = {name: _qagen_imports(path, set(files)) - {name} for name, path in files.items()}
+    return {name: _qagen_imports(path, set(files)) - {name} for name, path in files.items()}
+
+
+DOMAIN_PACKAGES = (
+    "ingest", "embed", "topics", "folds", "generate", "filters", "llm", "splits", "score", "review", "report",
+)  # fmt: skip
+
+
+def test_layers_domain_packages_never_import_the_stages_the_commands_or_the_cli():
+    """CLI -> commands -> stages and runner -> domain packages; never upwards (the stage names list apart)."""
+    graph = _import_graph()
+    upward = []
+    for name, imported in graph.items():
+        parts = name.split(".")
+        if len(parts) > 1 and parts[1] in DOMAIN_PACKAGES:
+            for target in imported:
+                top = target.split(".")[:2]
+                if top in (["qagen", "commands"], ["qagen", "cli"]) or (
+                    top == ["qagen", "stages"] and target != "qagen.stages"
+                ):
+                    upward.append((name, target))
+    for name, imported in graph.items():
+        if name.startswith("qagen.stages."):
+            upward += [(name, t) for t in imported if t.startswith(("qagen.commands", "qagen.cli"))]
+    assert upward == []
+
+
+def test_no_import_cycles_between_qagen_modules():
+    """Not even through lazy imports: a cycle is a layering mistake waiting for an import-order bug."""
+    graph = _import_graph()
     cycles, state = [], {}
 
     def visit(node: str, trail: list[str]) -> None:
@@ -92,7 +121,7 @@ def test_every_stage_module_is_a_listed_stage_and_every_list_of_stages_is_that_o
 
     import qagen.stages
     from qagen.cli import build
-    from qagen.pipeline import STAGES
+    from qagen.commands.build import STAGES
     from qagen.report.summary import STAGE_ORDER
     from qagen.stages import STAGE_NAMES, load_stages
 

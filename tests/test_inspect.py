@@ -9,11 +9,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from test_review import make_build, review_as
-from test_review_build import run_splits
-
-from qagen.inspect import collect, inspect_dir
-from qagen.review.cli_support import export_review, import_review
+from qagen.commands.inspect import collect, inspect_dir
+from qagen.commands.review import export_review, import_review
+from tests.support.review_data import make_build, review_as, run_splits
 
 # validation: fold 1 = s1, s2, s7; fold 2 = s3, s4, s8. test: fold 1 = s5; fold 2 = s6.
 PLACED_MCQ = {"test/fold_1/mcq": 1, "test/fold_2/mcq": 1, "validation/fold_1/mcq": 3, "validation/fold_2/mcq": 3}

@@ -13,11 +13,18 @@ import time
 from pathlib import Path
 
 import pytest
-from llm_server import FakeOpenAIServer, default_responder, fast_config, invalid_json, last_user_text, server_error
 from pydantic import BaseModel
 
 from qagen.llm import LLMEngine, LLMRequest, LLMStats, Message
 from qagen.llm.cache import RequestCache, request_key
+from tests.support.llm_server import (
+    FakeOpenAIServer,
+    default_responder,
+    fast_config,
+    invalid_json,
+    last_user_text,
+    server_error,
+)
 
 
 class QA(BaseModel):

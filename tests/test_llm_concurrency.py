@@ -7,10 +7,10 @@ import itertools
 import time
 
 import pytest
-from llm_server import FakeOpenAIServer, ServerProcess, fast_config, rate_limit
 
 from qagen.llm import LLMEngine, LLMRequest, Message
 from qagen.llm.limits import Pacer
+from tests.support.llm_server import FakeOpenAIServer, ServerProcess, fast_config, rate_limit
 
 
 def requests(n: int, tag: str = "item", **kw) -> list[LLMRequest]:

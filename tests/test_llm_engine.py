@@ -7,7 +7,14 @@ import logging
 from typing import Any
 
 import pytest
-from llm_server import (
+from pydantic import BaseModel, Field, model_validator
+
+from qagen.llm import AuthLLMError, LLMEngine, LLMRequest, Message, get_llm
+from qagen.llm.base import Completion, LLMError, public_id
+from qagen.llm.cache import RequestCache
+from qagen.llm.openai_backend import OpenAIBackend
+from qagen.llm.structured import grammar_schema
+from tests.support.llm_server import (
     FakeOpenAIServer,
     fast_config,
     invalid_json,
@@ -22,13 +29,6 @@ from llm_server import (
     unauthorized,
     wrong_schema,
 )
-from pydantic import BaseModel, Field, model_validator
-
-from qagen.llm import AuthLLMError, LLMEngine, LLMRequest, Message, get_llm
-from qagen.llm.base import Completion, LLMError, public_id
-from qagen.llm.cache import RequestCache
-from qagen.llm.openai_backend import OpenAIBackend
-from qagen.llm.structured import grammar_schema
 
 PROMPT_MARK = "PROMPT-MARKER-7f3a"
 

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from llm_server import (
+from pydantic import BaseModel
+
+from qagen.llm import AuthLLMError, LLMEngine, LLMRequest, Message, get_llm
+from qagen.llm.langchain_backend import LangChainBackend
+from tests.support.llm_server import (
     FakeOpenAIServer,
     fast_config,
     invalid_json,
@@ -16,10 +20,6 @@ from llm_server import (
     truncated,
     wrong_schema,
 )
-from pydantic import BaseModel
-
-from qagen.llm import AuthLLMError, LLMEngine, LLMRequest, Message, get_llm
-from qagen.llm.langchain_backend import LangChainBackend
 
 langchain_openai = pytest.importorskip("langchain_openai")
 

@@ -9,7 +9,6 @@ import sys
 import time
 
 import pytest
-from llm_server import fast_config
 from pydantic import BaseModel
 
 from qagen.config import Config, LLMConfig
@@ -32,6 +31,7 @@ from qagen.llm.openai_backend import OpenAIBackend
 from qagen.llm.pricing import cost_of, estimate_prompt_tokens, price_for
 from qagen.llm.registry import BACKENDS
 from qagen.llm.structured import ReplyError, check_reply, extract_json, repair_request, with_schema_in_prompt
+from tests.support.llm_server import fast_config
 
 
 class QA(BaseModel):

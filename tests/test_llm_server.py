@@ -7,7 +7,9 @@ import math
 
 import openai
 import pytest
-from llm_server import (
+from pydantic import BaseModel, Field
+
+from tests.support.llm_server import (
     FakeOpenAIServer,
     ServerProcess,
     default_responder,
@@ -16,7 +18,6 @@ from llm_server import (
     refusal,
     truncated,
 )
-from pydantic import BaseModel, Field
 
 
 class Option(BaseModel):

@@ -15,11 +15,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from ci import skip_or_fail
-from fast import FAST
 
 from qagen import build
 from qagen.report import write_report
+from tests.support.ci import skip_or_fail
+from tests.support.fast import FAST
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # each test needs a pipeline build (~30 s CPU)
 

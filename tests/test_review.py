@@ -13,105 +13,26 @@ from pathlib import Path
 
 import pytest
 
+from qagen.commands.review import export_review, format_export, format_import, import_review, parse_reviewers
 from qagen.config import SplitsConfig
-from qagen.io import read_jsonl, write_json, write_jsonl
-from qagen.records import FoldAssignment, GeneratorInfo, Item, Page, Section, Source, replace
+from qagen.io import read_jsonl, write_jsonl
+from qagen.records import FoldAssignment, Item, Page, Section, replace
 from qagen.review import LABELS, ReviewError, Verdict, approved_items, item_hash, load_reviews, review_selection
-from qagen.review.cli_support import export_review, format_export, format_import, import_review, parse_reviewers
 from qagen.review.export import COLUMNS, csv_text, review_row
 from qagen.review.form import render_form
 from qagen.review.importer import ReviewImportError, merge_verdicts
 from qagen.review.labels import parse_yes_no
 from qagen.review.sample import plan_review, stratified_sample
 from qagen.splits import build_splits, write_splits
-
-# section: (fold, split); each section is its own page.
-LAYOUT = {
-    "s1": (1, "validation"), "s2": (1, "validation"), "s3": (2, "validation"), "s4": (2, "validation"),
-    "s5": (1, "test"), "s6": (2, "test"), "s7": (1, "validation"), "s8": (2, "validation"),
-}  # fmt: skip
-TYPES = ("long_form", "factoid", "mcq")
-
-
-def _item(sid: str, k: int, fold: int, split: str) -> Item:
-    kind = TYPES[k]
-    extra = {}
-    if kind == "mcq":
-        extra = {"options": ("red", "green", "blue, or teal", "grey"), "answer_index": 2, "bloom": "B1"}
-    question = f"What does {sid} say about topic {k}?"
-    if sid == "s2" and kind == "long_form":
-        question = '=HYPERLINK("http://evil.example") what now?'  # spreadsheets would run this
-    return Item(
-        id=f"{sid}-{kind}",
-        type=kind,  # type: ignore[arg-type]
-        question=question,
-        answer="blue, or teal" if kind == "mcq" else f'Answer of {sid}: "quoted", multi\nline, é ü 中文.',
-        source=Source(f"d{sid}", (sid,), (f"p{sid}",), topic_id=int(sid[1:]) % 3, doc_path=f"doc_{sid}.pdf",
-                      pdf_pages=(int(sid[1:]), int(sid[1:]) + 1)),
-        fold=fold,
-        split=split,  # type: ignore[arg-type]
-        generator=GeneratorInfo("extractive"),
-        score=1.0,
-        **extra,  # type: ignore[arg-type]
-    )  # fmt: skip
-
-
-def make_build(out: Path) -> Path:
-    """An output folder with sections, pages, assignments, topics and 24 items (3 per section)."""
-    sections = [
-        Section(
-            sid, f"d{sid}", f"doc_{sid}.pdf", f"Heading {sid}", f"Body of {sid}.\nSecond line, with comma.", 1, 2, i
-        )
-        for i, sid in enumerate(LAYOUT)
-    ]
-    pages = [Page(f"p{s.id}", s.doc_id, (s.id,), s.text, 20) for s in sections]
-    assignments = [FoldAssignment(sid, int(sid[1:]) % 3, f"p{sid}", "kept", f, sp) for sid, (f, sp) in LAYOUT.items()]  # type: ignore[arg-type]
-    items = [_item(sid, k, f, sp) for sid, (f, sp) in LAYOUT.items() for k in range(3)]
-    topics = {"topics": [{"id": t, "label": f"topic {t} words"} for t in range(3)]}
-    out.mkdir(parents=True, exist_ok=True)
-    write_jsonl(out / "sections.jsonl", sections)
-    write_jsonl(out / "pages.jsonl", pages)
-    write_jsonl(out / "assignments.jsonl", assignments)
-    write_jsonl(out / "items.jsonl", items)
-    write_json(out / "topics.json", topics)
-    return out
-
-
-def read_rows(path: Path) -> tuple[list[str], list[dict[str, str]]]:
-    with open(path, encoding="utf-8-sig", newline="") as fh:
-        text = fh.read()
-    delimiter = ";" if ";" in text.split("\n", 1)[0] else ","
-    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
-    return list(reader.fieldnames or []), list(reader)
-
-
-def write_rows(path: Path, header: list[str], rows: list[dict[str, str]], delimiter: str = ",", bom: bool = True):
-    with open(path, "w", encoding="utf-8-sig" if bom else "utf-8", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=header, delimiter=delimiter, extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(rows)
-
-
-def review_as(path: Path, decide, delimiter: str = ",", bom: bool = True) -> None:
-    """Edit an exported file as a reviewer would: one mark per decided row, some comments."""
-    header, rows = read_rows(path)
-    for row in rows:
-        label = decide(row["item_id"], row["reviewer"])
-        if label:
-            row[label] = "x"
-            row["comment"] = f'{row["reviewer"]} says: fine, "mostly"\nsecond line é'
-    write_rows(path, header, rows, delimiter, bom)
-
-
-def planned_label(item_id: str, reviewer: str) -> str | None:
-    """The verdicts of the round trip: who approves what."""
-    if item_id.startswith("s8"):
-        return None  # not reviewed yet
-    if item_id.endswith("mcq"):
-        return "correct" if reviewer == "ann" else "wrong"  # overlap disagreements land here
-    if item_id.startswith(("s3", "s6")):
-        return "incomplete"
-    return "correct"
+from tests.support.review_data import (
+    TYPES,
+    _item,
+    make_build,
+    planned_label,
+    read_rows,
+    review_as,
+    write_rows,
+)
 
 
 @pytest.fixture

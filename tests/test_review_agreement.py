@@ -6,11 +6,11 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-from test_review import make_build, read_rows, write_rows
 
+from qagen.commands.review import export_review, import_review
 from qagen.review import Verdict
 from qagen.review.agreement import agreement, cohen_kappa, fleiss_kappa, interpret, mean_pairwise_agreement
-from qagen.review.cli_support import export_review, import_review
+from tests.support.review_data import make_build, read_rows, write_rows
 
 # Two raters, ten items (c correct, w wrong, i incomplete, t too_specific).
 CODES = {"c": "correct", "w": "wrong", "i": "incomplete", "t": "too_specific", "r": "irrelevant"}

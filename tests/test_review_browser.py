@@ -11,13 +11,13 @@ import time
 from pathlib import Path
 
 import pytest
-from ci import skip_or_fail
-from test_review import make_build, read_rows
 
+from qagen.commands.review import export_review, import_review
 from qagen.io import read_jsonl, write_jsonl
 from qagen.records import Item, replace
 from qagen.review import load_reviews
-from qagen.review.cli_support import export_review, import_review
+from tests.support.ci import skip_or_fail
+from tests.support.review_data import make_build, read_rows
 
 pytestmark = pytest.mark.browser
 

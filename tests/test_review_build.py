@@ -10,40 +10,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
-from test_review import make_build, read_rows, review_as, write_rows
 
+from qagen.commands.review import export_review, import_review
 from qagen.io import read_jsonl
 from qagen.records import Item
 from qagen.review import ReviewError, approved_items, load_reviews
-from qagen.review.cli_support import export_review, import_review
+from tests.support.review_data import make_build, read_rows, review_as, run_splits, write_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 FAST = ["embed.backend=tfidf", "topics.reducer=pca", "topics.clusterer=kmeans", "topics.n_clusters=6",
         "folds.samples_total=60"]  # fmt: skip
-
-
-class WordEmbedder:
-    id = "test-words"
-
-    def embed(self, texts):
-        out = np.zeros((len(texts), 64), dtype=np.float32)
-        for i, text in enumerate(texts):
-            for word in text.lower().split():
-                out[i, hash(word) % 64] += 1.0
-        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
-
-
-def run_splits(out: Path, *sets: str) -> str:
-    """Run only the pipeline's splits stage on ``out``; returns ran/skipped."""
-    from qagen.artifacts import ARTIFACTS
-    from qagen.config import load_config
-    from qagen.runner import BuildInputs, Runner
-    from qagen.stages.splits import STAGE
-
-    config = load_config(None, ["splits.leakage_embeddings=false", *sets])
-    return Runner([STAGE], ARTIFACTS, out, config, build=BuildInputs(embedder=WordEmbedder())).run()[0].status
 
 
 def split_ids(out: Path) -> set[str]:
@@ -128,7 +105,7 @@ def test_import_updates_the_report_without_a_rebuild(tmp_path):
 
 
 def test_import_leaves_a_folder_without_a_report_alone(tmp_path):
-    from qagen.review.cli_support import refresh_report
+    from qagen.commands.review import refresh_report
 
     out = make_build(tmp_path / "out")
     path = export_review(out, tmp_path / "r.csv", reviewers="ann").files["ann"]
@@ -174,7 +151,7 @@ def test_cli_round_trip_on_the_example_documents(tmp_path):
         == len(approved) - sum(crosseval["items"]["excluded"].values())
     )
     assert "Expert review" in (out / "report.html").read_text()
-    from qagen.export import export
+    from qagen.commands.export import export
 
     written = export(out, "ragas", tmp_path / "ragas")
     exported = {json.loads(line)["id"] for f in written if f.suffix == ".jsonl" and "corpus" not in f.name

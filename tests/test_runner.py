@@ -6,9 +6,10 @@ import os
 
 import pytest
 
+from qagen.artifacts import Artifact
 from qagen.config import Config, load_config
 from qagen.io import atomic_open, read_json, write_json
-from qagen.runner import Artifact, BuildError, Runner, Stage, StageOutput
+from qagen.runner import BuildError, Runner, Stage, StageOutput
 
 ARTS = {n: Artifact(n, write_json, read_json) for n in ("a.json", "b.json", "c.json")}
 

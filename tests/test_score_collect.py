@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-from test_score import ANSWERS, IT1, IT2, REFUSAL, BagOfWords, make_out, write_answers
 
 from qagen.score import Reply, collect, score
+from tests.support.score_data import ANSWERS, IT1, IT2, REFUSAL, BagOfWords, make_out, write_answers
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPECTED = {(a["iteration"], a["item_id"]): a["answer"] for a in ANSWERS}
@@ -31,7 +31,7 @@ class Bot:
         self.calls.append((question, tuple(p.id for p in corpus_pages)))
         if len(self.calls) in self.fail_on:
             raise RuntimeError("chatbot down")
-        from test_score import ITEMS
+        from tests.support.score_data import ITEMS
 
         item = next(i for i in ITEMS if i.question == question)
         iteration = IT1 if corpus_pages[0].id.startswith("d1") else IT2
@@ -98,11 +98,11 @@ def test_collect_refuses_to_append_to_an_invalid_file(out):
         collect(out, Bot(), progress=False)
 
 
-def test_run_score_command_prints_a_summary(out):
-    from qagen.score.cli_support import run_score_command
+def test_score_command_prints_a_summary(out):
+    from qagen.commands.score import score_command
 
     path = write_answers(out / "answers.jsonl", ANSWERS)
-    text = run_score_command(out, path, "embedding", overrides=["score.embedder=tfidf"], progress=False)
+    text = score_command(out, path, "embedding", overrides=["score.embedder=tfidf"], progress=False)
     lines_ = text.splitlines()
     assert lines_[0].startswith("scored 12 answers (0 questions unanswered); MCQ judge embedding:tfidf")
     assert lines_[0].endswith("refusals by phrases")
@@ -161,9 +161,8 @@ def test_example_baseline_main_runs_end_to_end(out, capsys):
 
 
 def test_openai_judge_over_real_http_with_a_fault(out):
-    from llm_server import FakeOpenAIServer, fast_config, last_user_text, rate_limit
-
     from qagen.config import Config
+    from tests.support.llm_server import FakeOpenAIServer, fast_config, last_user_text, rate_limit
 
     def respond(body):
         text = last_user_text(body)
@@ -185,7 +184,7 @@ def test_openai_judge_over_real_http_with_a_fault(out):
 
 
 def _refusal_responder(body):
-    from llm_server import last_user_text
+    from tests.support.llm_server import last_user_text
 
     text = last_user_text(body)
     if "Options:" in text:
@@ -196,9 +195,9 @@ def _refusal_responder(body):
 
 def test_embedding_mcq_judge_with_an_llm_refusal_judge_over_real_http(out):
     from click.testing import CliRunner
-    from llm_server import FakeOpenAIServer
 
     from qagen.cli import cli
+    from tests.support.llm_server import FakeOpenAIServer
 
     path = write_answers(out / "answers.jsonl", ANSWERS)
     with FakeOpenAIServer(_refusal_responder) as server:
@@ -218,9 +217,8 @@ def test_embedding_mcq_judge_with_an_llm_refusal_judge_over_real_http(out):
 
 
 def test_llm_mcq_judge_with_phrase_refusals_over_real_http(out):
-    from llm_server import FakeOpenAIServer, fast_config
-
     from qagen.config import Config, ScoreConfig
+    from tests.support.llm_server import FakeOpenAIServer, fast_config
 
     config = Config(llm=fast_config(), score=ScoreConfig(refusal_judge="phrases"))
     with FakeOpenAIServer(_refusal_responder) as server:

@@ -6,7 +6,6 @@ import json
 
 import numpy as np
 import pytest
-from topics_data import THEMES, corpus
 
 from qagen.config import TopicsConfig
 from qagen.embed import TfidfEmbedder
@@ -21,11 +20,12 @@ from qagen.topics import (
     parse_grid,
     recommend,
     robustness,
-    run_sweep_command,
+    run_sweep,
     save_model,
     shuffled_agreement,
     sweep,
 )
+from tests.support.topics_data import THEMES, corpus
 
 FAST = TopicsConfig(reducer="pca", clusterer="kmeans", n_clusters=4, n_components=5)
 
@@ -224,7 +224,7 @@ def test_recommend_takes_the_best_mean_rank_among_eligible_settings():
 
 def test_table_and_command_text(data):
     texts, emb, docs, _ = data
-    report = run_sweep_command(
+    report = run_sweep(
         texts,
         emb,
         docs,

@@ -22,7 +22,7 @@ def test_import_qagen_embed_and_topics_is_light():
     probe = (
         "import sys\nimport qagen, qagen.embed, qagen.topics\n"
         "from qagen.embed import get_embedder, CachedEmbedder, TfidfEmbedder\n"
-        "from qagen.topics import fit_topics, sweep, run_sweep_command\n"
+        "from qagen.topics import fit_topics, sweep, run_sweep\n"
         "get_embedder('auto')\n"  # resolving the default model must not load it
         f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
     )

@@ -13,14 +13,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from topics_data import THEMES, corpus
 
 from qagen.cli import cli
+from qagen.commands.sweep import sweep_cli_args
 from qagen.config import TopicsConfig
 from qagen.embed import TfidfEmbedder
-from qagen.topics import recommend, run_sweep_command, sweep
-from qagen.topics.cli_support import GridError, sweep_cli_args
+from qagen.topics import recommend, run_sweep, sweep
+from qagen.topics.grid import GridError
 from qagen.topics.sweep import SWEEPABLE
+from tests.support.topics_data import THEMES, corpus
 
 FAST = ["--set", "embed.backend=tfidf", "--set", "topics.reducer=pca"]
 GRID = {"n_components": [2, 5], "min_cluster_size": [5, 10, 40]}  # 40 > 72 sections / 2: cannot run
@@ -135,7 +136,7 @@ def data():
 def test_swept_min_cluster_size_runs_as_asked(data):
     texts, emb, docs = data
     grid = {"min_cluster_size": [5, 10, 20, 60]}
-    report = run_sweep_command(texts, emb, docs, grid, PCA_HDBSCAN, seed=0)
+    report = run_sweep(texts, emb, docs, grid, PCA_HDBSCAN, seed=0)
     rows = report.rows
     assert [r["min_cluster_size"] for r in rows] == [5, 10, 20, 60]
     assert [r["params"]["min_cluster_size"] for r in rows[:3]] == [5, 10, 20]  # none auto-scaled to 4
@@ -149,7 +150,7 @@ def test_swept_min_cluster_size_runs_as_asked(data):
 
 def test_fixed_parameters_keep_auto_scaling(data):
     texts, emb, docs = data
-    report = run_sweep_command(texts, emb, docs, {"n_components": [2, 5]}, PCA_HDBSCAN, seed=0)
+    report = run_sweep(texts, emb, docs, {"n_components": [2, 5]}, PCA_HDBSCAN, seed=0)
     assert {r["params"]["min_cluster_size"] for r in report.rows} == {4}
     assert "Fixed: min_cluster_size=4 (auto_scale: 30 capped for 80 sections)." in report.text
     assert "topics.auto_scale=false" not in report.settings
@@ -165,4 +166,4 @@ def test_impossible_values_are_not_run_and_never_recommended(data):
     crafted = [{"n_components": 40, "status": "impossible", "reason": "x"}, {**rows[0]}]
     assert recommend(crafted)[0] is crafted[1]
     with pytest.raises(GridError, match="no grid point can run on these 80 sections: n_components=40"):
-        run_sweep_command(texts, emb, docs, {"n_components": [40]}, PCA_HDBSCAN)
+        run_sweep(texts, emb, docs, {"n_components": [40]}, PCA_HDBSCAN)

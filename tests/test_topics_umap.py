@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from topics_data import corpus
 
 from qagen.config import TopicsConfig
 from qagen.embed import TfidfEmbedder
 from qagen.topics import fit_topics
+from tests.support.topics_data import corpus
 
 pytestmark = pytest.mark.slow
 

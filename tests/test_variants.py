@@ -7,7 +7,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from fast import EXAMPLES, FAST
 
 from qagen import build
 from qagen.generate.variants import (
@@ -19,6 +18,7 @@ from qagen.generate.variants import (
     search_query,
 )
 from qagen.records import GeneratorInfo, Item, Source
+from tests.support.fast import EXAMPLES, FAST
 
 
 def item(k: int, question: str, kind: str = "long_form", language: str = "en") -> Item:
@@ -143,7 +143,7 @@ def test_variants_sit_in_their_originals_fold_and_carry_their_labels_into_splits
     for q in variants:  # same source, so same fold and split as the question it was made from
         original = items[q["variant_of"]]
         assert (q["fold"], q["split"], q["source"]) == (original["fold"], original["split"], original["source"])
-    from qagen.export import export
+    from qagen.commands.export import export
 
     export(mixed_build, "csv", tmp_path / "csv")
     import csv

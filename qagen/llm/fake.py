@@ -7,7 +7,7 @@ Inject it wherever an LLM is accepted::
 
 Replies come from a queue (strings, :class:`Completion` objects or exceptions, consumed in
 order) and then from ``responder(request)``; every request is kept in ``calls``. For the
-HTTP path (the openai client, retries, timeouts) use ``tests/llm_server.py`` instead.
+HTTP path (the openai client, retries, timeouts) use ``tests/support/llm_server.py`` instead.
 """
 
 from __future__ import annotations

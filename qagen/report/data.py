@@ -90,7 +90,7 @@ def load_report_data(out_dir: str | Path) -> ReportData:
     """
     from qagen.artifacts import ARTIFACTS
     from qagen.io import read_json
-    from qagen.runner import MANIFEST
+    from qagen.output import MANIFEST
 
     out = Path(out_dir)
     manifest_path = out / MANIFEST

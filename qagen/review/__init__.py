@@ -1,11 +1,11 @@
 """Human review round trip: export items for experts, import their verdicts, keep the approved ones.
 
-1. ``qagen review export OUT --to review.csv|review.html`` (:func:`export_review`) writes, per
+1. ``qagen review export OUT --to review.csv|review.html`` (:func:`qagen.commands.review.export_review`) writes, per
    reviewer, the items with question, answer (MCQ options), source passage and page, and
    columns for the paper's labels and a comment; an overlap set goes to several reviewers.
 2. Reviewers mark one label per item (in a spreadsheet, or in the offline HTML form) and may
    answer two yes/no checks, ``natural`` and ``answerable`` (:data:`CHECKS`).
-3. ``qagen review import OUT review*.csv`` (:func:`import_review`) validates every file
+3. ``qagen review import OUT review*.csv`` (:func:`qagen.commands.review.import_review`) validates every file
    (nothing half-applied), stores the verdicts in ``OUT/reviews.jsonl`` and reports the label
    distribution, the inter-rater agreement on the overlap set and the natural / answerable /
    correct shares (:mod:`qagen.review.checks`).
@@ -18,7 +18,6 @@ Importing this package is light: numpy, scikit-learn and statsmodels load inside
 from __future__ import annotations
 
 from qagen.review.approved import RULES, approved_items, is_approved, review_selection, review_summary
-from qagen.review.cli_support import export_review, import_review, load_reviews
 from qagen.review.labels import (
     APPROVED_LABEL,
     CHECKS,
@@ -28,6 +27,7 @@ from qagen.review.labels import (
     ReviewError,
     Verdict,
     item_hash,
+    load_reviews,
 )
 
 __all__ = [
@@ -40,8 +40,6 @@ __all__ = [
     "ReviewError",
     "Verdict",
     "approved_items",
-    "export_review",
-    "import_review",
     "is_approved",
     "item_hash",
     "load_reviews",

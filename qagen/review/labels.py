@@ -25,8 +25,10 @@ They are reported beside the labels and do not change which items are approved.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from qagen.errors import QagenError
@@ -149,3 +151,11 @@ def check_reviewer(name: str, where: str = "reviewer") -> str:
             f"{where} must be 1-64 letters, digits, '.', '_' or '-' (starting with a letter or digit); got {name!r}"
         )
     return name
+
+
+def load_reviews(out_dir: str | os.PathLike[str]) -> list[Verdict]:
+    """The verdicts in ``OUT/reviews.jsonl`` (none when the file does not exist)."""
+    from qagen.io import read_jsonl
+
+    path = Path(out_dir) / REVIEWS_FILE
+    return read_jsonl(path, Verdict) if path.is_file() else []

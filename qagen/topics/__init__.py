@@ -8,8 +8,8 @@ Importing this package loads neither BERTopic nor UMAP, HDBSCAN or torch; they l
 
 from __future__ import annotations
 
-from qagen.topics.cli_support import SweepReport, parse_grid, run_sweep_command
 from qagen.topics.components import effective_params, reduce_and_cluster
+from qagen.topics.grid import SweepReport, parse_grid, run_sweep
 from qagen.topics.metrics import (
     cluster_metrics,
     cluster_retention,
@@ -33,7 +33,7 @@ __all__ = [
     "recommend",
     "reduce_and_cluster",
     "robustness",
-    "run_sweep_command",
+    "run_sweep",
     "save_model",
     "shuffled_agreement",
     "sweep",

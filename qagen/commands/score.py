@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 
-def run_score_command(
+def score_command(
     out: str | Path,
     answers: str | Path,
     judge: str | None = None,
@@ -54,11 +54,15 @@ def run_score_command(
 
 
 def _refresh_report(out: Path, config: Any) -> Path | None:
-    """Re-render ``OUT/report.html`` when the report knows about scores (it then shows them)."""
-    from qagen.report.data import ReportData
-
-    if "scores" not in ReportData.__dataclass_fields__ or not (out / "manifest.json").is_file():
-        return None
+    """Re-render ``OUT/report.html`` so it shows the scores; None when a build holds the folder (it renders its own)."""
+    from qagen.output import MANIFEST, FolderBusyError, OutputFolder
     from qagen.report import write_report
 
-    return write_report(out, config.report)
+    folder = OutputFolder(out)
+    if not folder.has(MANIFEST):
+        return None
+    try:
+        with folder.lock():
+            return write_report(out, config.report)
+    except FolderBusyError:
+        return None

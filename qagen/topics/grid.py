@@ -1,4 +1,4 @@
-"""What ``qagen topics DOCS --sweep n_components=5,10,15 min_cluster_size=10,20,30`` runs after loading sections."""
+"""A sweep's grid (``KEY=V1,V2,...`` axes checked against the config) and its report with the recommendation."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from qagen.topics.sweep import SWEEPABLE, USED_BY, check_grid, format_table, not
 if TYPE_CHECKING:
     from qagen.config import TopicsConfig
 
-_AXIS = re.compile(r"^(topics\.)?[A-Za-z_]\w*=")
-_USAGE = f"grid axes are KEY=V1,V2,... without spaces, KEY among {', '.join(SWEEPABLE)}"
+GRID_AXIS = re.compile(r"^(topics\.)?[A-Za-z_]\w*=")
+GRID_USAGE = f"grid axes are KEY=V1,V2,... without spaces, KEY among {', '.join(SWEEPABLE)}"
 
 
 class GridError(UsageError, ValueError):
@@ -45,29 +45,6 @@ def parse_grid(specs: Sequence[str]) -> dict[str, list[int]]:
             "--sweep needs at least one KEY=V1,V2,... (e.g. n_components=5,10,15 min_cluster_size=10,20,30)"
         )
     return grid
-
-
-def sweep_cli_args(docs: str, options: Sequence[str], extra: Sequence[str]) -> tuple[str, list[str]]:
-    """``(DOCS, grid axes)`` from ``qagen topics``'s DOCS argument, ``--sweep`` values and extra arguments.
-
-    Axes may follow one ``--sweep`` (``--sweep n_components=5,10 min_cluster_size=10,20``),
-    repeat it, or share one quoted value; DOCS may come before or after them.
-
-    Raises:
-        GridError: for anything else, in one line.
-    """
-    axes = [part for spec in options for part in spec.split()]
-    if extra:
-        positional = [docs, *extra]
-        folders = [p for p in positional if not _AXIS.match(p)]
-        if not folders:
-            raise GridError("qagen topics needs a DOCS folder besides the grid axes")
-        if len(folders) > 1:
-            raise GridError(f"unexpected argument '{folders[1]}' after DOCS '{folders[0]}'; {_USAGE}")
-        docs = folders[0]
-        axes += [p for p in positional if _AXIS.match(p)]
-    parse_grid(axes)  # fail before any work
-    return docs, axes
 
 
 def checked_grid(specs: Sequence[str] | dict[str, list[int]], config: TopicsConfig) -> dict[str, list[int]]:
@@ -130,7 +107,7 @@ def _fixed(grid: dict[str, list[int]], config: TopicsConfig, n: int, dim: int) -
     return "Fixed: " + ", ".join(parts) + "." if parts else ""
 
 
-def run_sweep_command(
+def run_sweep(
     texts: Sequence[str],
     embeddings: np.ndarray,
     doc_ids: Sequence[str],

@@ -11,7 +11,8 @@ from typing import Any
 from qagen.artifacts import ARTIFACTS
 from qagen.config import Config, apply_overrides, config_from_data, load_config
 from qagen.io import check_output_folder, read_json
-from qagen.runner import MANIFEST, BuildInputs, Runner, Stage, StageReport
+from qagen.output import MANIFEST
+from qagen.runner import BuildInputs, Runner, Stage, StageReport
 from qagen.stages import STAGE_NAMES, load_stages
 
 __all__ = ["STAGES", "STAGE_NAMES", "BuildResult", "build"]

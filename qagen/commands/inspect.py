@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from qagen.io import iter_jsonl, read_json
+from qagen.output import MANIFEST, OutputFolder
 from qagen.records import TYPE_SHORT_NAMES
-from qagen.runner import MANIFEST, BuildError, logged_warnings
+from qagen.runner import BuildError, logged_warnings
 
 
 def summary_line(result: Any) -> str:
@@ -86,10 +87,10 @@ def collect(out: Path) -> dict[str, Any]:
     ``--approved-only`` is the approved items only.
     """
     out = Path(out)
-    manifest_path = out / MANIFEST
-    if not manifest_path.is_file():
+    folder = OutputFolder(out)
+    if not folder.has(MANIFEST):
         raise BuildError(f"{out} has no {MANIFEST}; run 'qagen build DOCS -o {out}' first")
-    manifest = read_json(manifest_path)
+    manifest = folder.manifest()
     data: dict[str, Any] = {
         "out": str(out),
         "qagen_version": manifest.get("qagen_version"),
@@ -104,7 +105,7 @@ def collect(out: Path) -> dict[str, Any]:
             for name, entry in manifest.get("stages", {}).items()
         },
     }
-    items_path = out / "items.jsonl"
+    items_path = folder.file("items.jsonl")
     if items_path.is_file():
         by_type: Counter[str] = Counter()
         by_cell: Counter[str] = Counter()
@@ -113,15 +114,13 @@ def collect(out: Path) -> dict[str, Any]:
             by_cell[f"{item['split']}/fold_{item['fold']}/{item['type']}"] += 1
         data["items_by_type"] = dict(sorted(by_type.items()))
         data["items_by_split_fold_type"] = dict(sorted(by_cell.items()))
-    crosseval_path = out / "crosseval.json"
-    if crosseval_path.is_file():
-        data["splits"] = placed_in_splits(out, read_json(crosseval_path))
-    funnel_path = out / "funnel.json"
-    if funnel_path.is_file():
-        data["funnel"] = read_json(funnel_path)
-    scores_path = out / "scores.json"
-    if scores_path.is_file():
-        data["scores"] = scores_state(scores_path, read_json(crosseval_path) if crosseval_path.is_file() else None)
+    crosseval = read_json(folder.file("crosseval.json")) if folder.has("crosseval.json") else None
+    if crosseval is not None:
+        data["splits"] = placed_in_splits(out, crosseval)
+    if folder.has("funnel.json"):
+        data["funnel"] = read_json(folder.file("funnel.json"))
+    if folder.has("scores.json"):
+        data["scores"] = scores_state(folder.file("scores.json"), crosseval)
     return data
 
 

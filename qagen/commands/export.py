@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from qagen.io import check_output_folder, iter_jsonl, read_json, safe_cell, write_json, write_jsonl, write_text
+from qagen.output import OutputFolder
 from qagen.review.export import option_letter  # review files letter options the same way
 
 FORMATS = ("ragas", "deepeval", "hf", "csv")
@@ -77,7 +78,8 @@ def export(out_dir: Path, fmt: str, dest: Path) -> list[Path]:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
     out_dir, dest = Path(out_dir), Path(dest)
     check_output_folder(dest, "export folder")
-    crosseval_path = out_dir / CROSSEVAL
+    folder = OutputFolder(out_dir)
+    crosseval_path = folder.file(CROSSEVAL)
     if not crosseval_path.is_file():
         raise FileNotFoundError(
             f"{out_dir} has no {CROSSEVAL}; run 'qagen build DOCS -o {out_dir}' first (the splits stage writes it)"

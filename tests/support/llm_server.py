@@ -5,12 +5,12 @@ It speaks enough of the OpenAI protocol for the official ``openai`` client and L
 ``GET /v1/models``. Replies carry ``usage`` fields (about 4 characters per token, the
 ``response_format`` counted as prompt). Every request is logged. Error replies are
 OpenAI-shaped and contain the word ``SECRET``, so a test can assert that no provider body
-reaches a message or a log. Test modules import it as ``from llm_server import ...`` (pytest
-puts ``tests/`` on ``sys.path``); benchmarks insert ``tests/`` into ``sys.path`` first.
+reaches a message or a log. Test modules import it as ``from tests.support.llm_server import ...``;
+benchmarks put the repository root on ``sys.path`` first.
 
 Start and stop::
 
-    from llm_server import FakeOpenAIServer, rate_limit, invalid_json
+    from tests.support.llm_server import FakeOpenAIServer, rate_limit, invalid_json
 
     with FakeOpenAIServer(latency=0.05) as server:        # 127.0.0.1, free port
         llm = get_llm(f"openai:fake-model@{server.url}")   # server.url ends in /v1
@@ -61,7 +61,7 @@ t_start, t_end, authorized), ``chat_requests``, ``count(path=CHAT, status=None)`
 
 Out of process (for timing tests and benchmarks, so the server's CPU use does not slow the
 client under test): ``with ServerProcess(latency=0.2) as srv: ... srv.url, srv.stats()``,
-or from a shell: ``python tests/llm_server.py --latency 0.2`` prints its URL and serves until
+or from a shell: ``python -m tests.support.llm_server --latency 0.2`` prints its URL and serves until
 standard input closes.
 """
 
@@ -73,6 +73,7 @@ import dataclasses
 import hashlib
 import json
 import math
+import os
 import random
 import re
 import socket
@@ -82,6 +83,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 CHAT = "/v1/chat/completions"
@@ -580,7 +582,7 @@ class ServerProcess:
     """The fake server in a child process, so its CPU use does not slow the client under test.
 
     ``ServerProcess(latency=0.2, fault_rate=0.1)`` takes the command-line options of
-    ``python tests/llm_server.py``; ``url``, ``stats()`` (see :meth:`FakeOpenAIServer.stats`)
+    ``python -m tests.support.llm_server``; ``url``, ``stats()`` (see :meth:`FakeOpenAIServer.stats`)
     and ``reset_log()`` work over HTTP. Use it as a context manager.
     """
 
@@ -607,8 +609,14 @@ class ServerProcess:
         import subprocess
         import sys
 
+        root = str(Path(__file__).resolve().parents[2])  # the repository: the child imports tests.support
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
         self._proc = subprocess.Popen(
-            [sys.executable, __file__, *self.args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            [sys.executable, "-m", "tests.support.llm_server", *self.args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
         )
         self.url = self._proc.stdout.readline().strip()
         if not self.url.startswith("http://"):
@@ -644,7 +652,7 @@ class ServerProcess:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Serve until standard input closes: ``python tests/llm_server.py --latency 0.2``."""
+    """Serve until standard input closes: ``python -m tests.support.llm_server --latency 0.2``."""
     import argparse
     import sys
 
@@ -663,12 +671,12 @@ def main(argv: list[str] | None = None) -> None:
         "--responder",
         choices=["default", "grounded"],
         default="default",
-        help="grounded: replies built from the prompt's passages (tests/grounded.py)",
+        help="grounded: replies built from the prompt's passages (tests/support/grounded.py)",
     )
     args = parser.parse_args(argv)
     responder = None
     if args.responder == "grounded":
-        from grounded import grounded_responder as responder
+        from tests.support.grounded import grounded_responder as responder
     server = FakeOpenAIServer(
         responder,
         latency=args.latency,

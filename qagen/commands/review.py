@@ -1,7 +1,7 @@
-"""What ``qagen review export`` and ``qagen review import`` call: file I/O around the pure review logic.
+"""``qagen review export`` and ``qagen review import``: file I/O around the review logic of :mod:`qagen.review`.
 
 Example:
-    >>> from qagen.review.cli_support import export_review, import_review
+    >>> from qagen.commands.review import export_review, import_review
     >>> export_review("out", "review.csv", sample=100, per="topic", reviewers="ann,bob", overlap=20)  # doctest: +SKIP
     >>> import_review("out", ["review-ann.csv", "review-bob.csv"])  # doctest: +SKIP
 """
@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from qagen.io import display_name
+from qagen.output import MANIFEST, OutputFolder
 from qagen.records import Item, Section
 from qagen.review.labels import (
     CHECK_HELP,
@@ -24,9 +25,9 @@ from qagen.review.labels import (
     LABELS,
     REVIEWS_FILE,
     ReviewError,
-    Verdict,
     check_reviewer,
     item_hash,
+    load_reviews,
 )
 from qagen.review.sample import Per
 
@@ -73,20 +74,10 @@ def parse_reviewers(spec: str | Sequence[str] | int | None) -> list[str]:
 
 
 def load_items(out_dir: PathLike) -> list[Item]:
-    from qagen.io import read_jsonl
-
-    path = Path(out_dir) / "items.jsonl"
-    if not path.is_file():
+    folder = OutputFolder(out_dir)
+    if not folder.has("items.jsonl"):
         raise ReviewError(f"{out_dir} has no items.jsonl; run 'qagen build DOCS -o {out_dir}' first")
-    return read_jsonl(path, Item)
-
-
-def load_reviews(out_dir: PathLike) -> list[Verdict]:
-    """The verdicts in ``OUT/reviews.jsonl`` (none when the file does not exist)."""
-    from qagen.io import read_jsonl
-
-    path = Path(out_dir) / REVIEWS_FILE
-    return read_jsonl(path, Verdict) if path.is_file() else []
+    return folder.read("items.jsonl")
 
 
 def review_files(dest: PathLike, reviewers: Sequence[str]) -> dict[str, Path]:
@@ -161,13 +152,10 @@ def export_review(
 
 
 def _sources(out: Path) -> tuple[dict[str, Section], dict[int, str]]:
-    from qagen.io import read_json, read_jsonl
-
-    sections_path, topics_path = out / "sections.jsonl", out / "topics.json"
-    sections = {s.id: s for s in read_jsonl(sections_path, Section)} if sections_path.is_file() else {}
-    labels = {}
-    if topics_path.is_file():
-        labels = {int(t["id"]): str(t.get("label", "")) for t in read_json(topics_path).get("topics", [])}
+    folder = OutputFolder(out)
+    sections = {s.id: s for s in folder.read_if_present("sections.jsonl", [])}
+    topics = folder.read_if_present("topics.json", {})
+    labels = {int(t["id"]): str(t.get("label", "")) for t in topics.get("topics", [])}
     return sections, labels
 
 
@@ -195,9 +183,10 @@ def import_review(out_dir: PathLike, files: Sequence[PathLike], *, reviewer: str
     items = load_items(out)
     known = {it.id: item_hash(it) for it in items}
     parsed = parse_review_files(_read_files(files), known, default)
-    with _build_lock(out):
+    folder = OutputFolder(out)
+    with folder.lock(_busy):
         merged = merge_verdicts(load_reviews(out), [v for pf in parsed for _, v in pf.verdicts])
-        path = out / REVIEWS_FILE
+        path = folder.file(REVIEWS_FILE)
         remove_stale_temp_files(out, [REVIEWS_FILE])  # an earlier import killed mid-write
         write_jsonl(path, merged.verdicts)
     counts = {**summary_counts(parsed), "added": merged.added, "replaced": merged.replaced,
@@ -218,13 +207,13 @@ def refresh_report(out_dir: PathLike) -> Path | None:
     import warnings
 
     from qagen.report import REPORT_FILE, write_report
-    from qagen.runner import MANIFEST
 
     out = Path(out_dir)
-    if not (out / REPORT_FILE).is_file() or not (out / MANIFEST).is_file():
+    folder = OutputFolder(out)
+    if not folder.has(REPORT_FILE) or not folder.has(MANIFEST):
         return None
     try:
-        with _build_lock(out):
+        with folder.lock(_busy):
             return write_report(out)
     except ReviewError:
         return None  # a build is running; it renders the report itself
@@ -256,28 +245,8 @@ def _read_files(files: Sequence[PathLike]) -> list[tuple[str, str]]:
     return out
 
 
-def _build_lock(out: Path) -> Any:
-    from filelock import FileLock, Timeout
-
-    from qagen.runner import LOCK
-
-    lock = FileLock(str(out / LOCK), timeout=0)
-    try:
-        lock.acquire()
-    except Timeout:
-        raise ReviewError(f"a qagen build is writing {out}; run the import when it has finished") from None
-    return _Releasing(lock)
-
-
-class _Releasing:
-    def __init__(self, lock: Any) -> None:
-        self.lock = lock
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        self.lock.release()
+def _busy(folder: Path) -> ReviewError:
+    return ReviewError(f"a qagen build is writing {folder}; run the import when it has finished")
 
 
 def format_export(result: ExportResult, out_dir: PathLike) -> str:

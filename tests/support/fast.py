@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "docs"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "docs"
 FAST_COMPONENTS = [
     "embed.backend=tfidf",
     "topics.reducer=pca",

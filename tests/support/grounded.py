@@ -2,7 +2,7 @@
 
 Questions about the section it was shown, answers copied from that section, the requested
 entity in factoid answers, MCQ options with the correct one taken from the passages. Used by
-the build tests and the benchmarks (``python tests/llm_server.py --responder grounded``).
+the build tests and the benchmarks (``python -m tests.support.llm_server --responder grounded``).
 """
 
 from __future__ import annotations
