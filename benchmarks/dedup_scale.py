@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import time
 import tracemalloc
 
 import numpy as np
+from measure import peak_rss_mb
 
 from qagen.filters.dedup import greedy_dedup
 
@@ -70,7 +70,7 @@ def main() -> None:
                 f"{r['peak_mb']:.0f} | {r['input_mb']:.0f} |",
                 flush=True,
             )
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss = peak_rss_mb()
     print(f"\nprocess max RSS: {rss:.0f} MB (includes the input vectors and Python/numpy)")
 
 

@@ -35,7 +35,6 @@ import argparse
 import hashlib
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -52,6 +51,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))  # for tests.support
 sys.path.insert(0, str(HERE))
 
+from measure import run_child  # noqa: E402
 from peers_responder import request_kind  # noqa: E402
 
 from tests.support.llm_server import CHAT, ServerProcess  # noqa: E402
@@ -264,19 +264,8 @@ def table(summary: list[dict[str, Any]], prepare: dict[str, float] | None) -> st
 
 def _timed(cmd: list[str], cwd: Path, env: dict[str, str], log: Path) -> tuple[int, float, float, list[float]]:
     """Run ``cmd`` (killed after ``TIMEOUT_S``: exit code -9); return (exit code, wall s, CPU s, loads)."""
-    load0 = os.getloadavg()[0]
-    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    with log.open("w") as out:
-        try:
-            run = subprocess.run(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT, timeout=TIMEOUT_S)
-            code = run.returncode
-        except subprocess.TimeoutExpired:
-            code = -9
-    wall = time.perf_counter() - t0
-    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
-    return code, wall, cpu, [load0, os.getloadavg()[0]]
+    run = run_child(cmd, cwd=cwd, env=env, log=log, timeout=TIMEOUT_S)
+    return run["rc"], run["wall_s"], run["cpu_s"], run["load"]
 
 
 def run_peer(tool: str, server: PeersServer, ctx: dict[str, Any]) -> dict[str, Any]:

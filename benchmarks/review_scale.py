@@ -34,11 +34,10 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
-from machine_info import machine
+from measure import machine, measure_call, run_child
 
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "benchmarks" / ".work" / "review_scale"
@@ -137,7 +136,6 @@ def do_import(build: Path, filled_dir: Path, fresh: bool) -> dict[str, Any]:
 
 def run_step(args: argparse.Namespace) -> dict[str, Any]:
     """Run one step, measuring only the call itself."""
-    import resource
 
     work, build = args.work, args.work / "build"
     calls = {
@@ -150,20 +148,8 @@ def run_step(args: argparse.Namespace) -> dict[str, Any]:
     }
     import qagen.commands.review  # noqa: F401  (the module the CLI imports; its lazy imports stay in the call)
 
-    before = resource.getrusage(resource.RUSAGE_SELF)
-    wall0, cpu0 = time.perf_counter(), time.process_time()
-    info = calls[args.step]()
-    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-    after = resource.getrusage(resource.RUSAGE_SELF)
-    return {
-        "step": args.step,
-        "wall_s": round(wall, 3),
-        "cpu_s": round(cpu, 3),
-        "rss_before_mb": round(before.ru_maxrss / 1024, 1),
-        "peak_rss_mb": round(after.ru_maxrss / 1024, 1),
-        "load_1min": round(os.getloadavg()[0], 2),
-        **info,
-    }
+    info, usage = measure_call(calls[args.step])
+    return {"step": args.step, **usage, "load_1min": round(os.getloadavg()[0], 2), **info}
 
 
 # --- parent --------------------------------------------------------------------------------------
@@ -173,20 +159,12 @@ def child(args: argparse.Namespace, step: str) -> dict[str, Any]:
     """Run ``step`` in a fresh process; its own measurement plus the process's ``os.wait4`` usage."""
     cmd = [sys.executable, __file__, "--step", step, "--work", str(args.work), "--source", str(args.source)]
     cmd += ["--items", str(args.items), "--reviewers", str(args.reviewers), "--overlap", str(args.overlap)]
-    started = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, cwd=ROOT)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - started
-    out = proc.stdout.read().decode()
-    proc.stdout.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"step {step} failed (exit {os.waitstatus_to_exitcode(status)}):\n{out[-2000:]}")
+    run = run_child(cmd, cwd=ROOT)
+    out = run["output"]
+    if run["rc"] != 0:
+        raise SystemExit(f"step {step} failed (exit {run['rc']}):\n{out[-2000:]}")
     result = json.loads(out.strip().splitlines()[-1])
-    result["process"] = {
-        "wall_s": round(wall, 3),
-        "cpu_s": round(usage.ru_utime + usage.ru_stime, 3),
-        "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
-    }
+    result["process"] = {k: run[k] for k in ("wall_s", "cpu_s", "peak_rss_mb")}
     print(f"{step}: {result['wall_s']} s wall, {result['cpu_s']} s CPU, peak {result['peak_rss_mb']} MB, "
           f"load {result['load_1min']}", flush=True)  # fmt: skip
     return result

@@ -64,7 +64,6 @@ import argparse
 import contextlib
 import json
 import os
-import platform
 import random
 import select
 import shutil
@@ -82,6 +81,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))  # for tests.support
 
 import synthetic  # noqa: E402
+from measure import machine  # noqa: E402
 
 from qagen.stages import STAGE_NAMES  # noqa: E402
 
@@ -622,28 +622,6 @@ def budgets(report: dict) -> list[dict]:
 
 def _budget(name: str, value: float, limit: float) -> dict:
     return {"budget": name, "measured": value, "met": bool(value is not None and value <= limit)}
-
-
-def machine(load_start: tuple[float, ...]) -> dict:
-    mem = next(
-        (ln.split()[1] for ln in Path("/proc/meminfo").read_text().splitlines() if ln.startswith("MemTotal")), "0"
-    )
-    git = lambda *a: subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True).stdout  # noqa: E731
-    commit = git("rev-parse", "--short", "HEAD")
-    dirty = [ln[3:] for ln in git("status", "--porcelain", "--untracked-files=no").splitlines()]
-    from qagen import __version__
-
-    return {
-        "nproc": len(os.sched_getaffinity(0)),
-        "cpu_count": os.cpu_count(),
-        "machine": platform.machine(),
-        "ram_gb": round(int(mem) / 2**20, 1),
-        "python": platform.python_version(),
-        "qagen": __version__,
-        "commit": commit.strip(),
-        "modified_files": dirty,
-        "loadavg_start": [round(x, 2) for x in load_start],
-    }
 
 
 def markdown(report: dict) -> str:

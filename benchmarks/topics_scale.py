@@ -18,21 +18,16 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import resource
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from measure import peak_rss_mb
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
-
-
-def rss_mb() -> float:
-    """Peak resident set size of this process so far, in MB (Linux reports KB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def load_sections(cache: Path) -> list[tuple[str, str]]:
@@ -87,7 +82,7 @@ def split_text(text: str, limit: int) -> list[str]:
 
 def child(mode: str, work: Path) -> dict:
     """One measurement in this (fresh) process."""
-    out: dict = {"mode": mode, "rss_start_mb": rss_mb()}
+    out: dict = {"mode": mode, "rss_start_mb": peak_rss_mb()}
     data = json.loads((work / "texts.json").read_text())
     texts, doc_ids = data["texts"], data["doc_ids"]
     t0 = time.perf_counter()
@@ -100,7 +95,7 @@ def child(mode: str, work: Path) -> dict:
         start = time.perf_counter()
         embeddings = embedder.embed(texts)
         out["embed_s"] = time.perf_counter() - start
-        out["rss_after_embed_mb"] = rss_mb()
+        out["rss_after_embed_mb"] = peak_rss_mb()
         np.save(work / "embeddings.npy", embeddings)
         start = time.perf_counter()
         get_embedder("tfidf").embed(texts)
@@ -111,7 +106,7 @@ def child(mode: str, work: Path) -> dict:
     start = time.perf_counter()
     result = fit_topics(texts, embeddings, doc_ids, config, seed=0)
     out["fit_cold_s"] = time.perf_counter() - start
-    out["rss_after_fit_mb"] = rss_mb()
+    out["rss_after_fit_mb"] = peak_rss_mb()
     out["metrics"] = result.metrics
     if mode == "topics":
         start = time.perf_counter()
@@ -120,7 +115,7 @@ def child(mode: str, work: Path) -> dict:
         start = time.perf_counter()
         fit_topics(texts, embeddings, doc_ids, config.model_copy(update={"robustness_check": False}), seed=0)
         out["fit_warm_no_robustness_s"] = time.perf_counter() - start
-        out["rss_after_warm_mb"] = rss_mb()
+        out["rss_after_warm_mb"] = peak_rss_mb()
     out["total_s"] = time.perf_counter() - t0
     return out
 
