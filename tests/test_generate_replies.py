@@ -9,13 +9,8 @@ from pydantic import ValidationError
 
 from qagen.config import GenerateConfig
 from qagen.generate.context import GenerationContext, item_id
-from qagen.generate.replies import (
-    FactoidReply,
-    LongFormCandidate,
-    LongFormReply,
-    MCQReply,
-    items_from_results,
-)
+from qagen.generate.replies import items_from_results
+from qagen.generate.reply_models import FactoidReply, LongFormCandidate, LongFormReply, MCQReply
 from qagen.generate.requests import plan_requests
 from qagen.records import FoldAssignment, Page, Rejection, Section
 

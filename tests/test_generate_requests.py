@@ -11,7 +11,7 @@ import pytest
 from qagen.config import GenerateConfig, LLMConfig
 from qagen.generate.context import GenerationContext
 from qagen.generate.prompts import PromptError, load_prompt
-from qagen.generate.replies import FactoidReply, LongFormReply, MCQReply
+from qagen.generate.reply_models import FactoidReply, LongFormReply, MCQReply
 from qagen.generate.requests import NO_S3_PARTNER, plan_requests
 from qagen.records import FoldAssignment, Page, Section
 

@@ -34,7 +34,7 @@ import pytest
 
 from qagen.config import FilterConfig
 from qagen.filters import FILTER_NAMES, FilterContext, run_filters
-from qagen.generate.replies import REPLY_MODELS, reply_schema
+from qagen.generate.reply_models import REPLY_MODELS, reply_schema
 from qagen.io import read_jsonl
 from qagen.llm import LLMRequest, LLMSpecError, Message, get_llm
 from qagen.llm.llamacpp_backend import LOCAL_EXTRA_HINT, LlamaCppBackend

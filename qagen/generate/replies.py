@@ -1,7 +1,6 @@
-"""LLM reply models (the trust boundary) and their conversion to items.
+"""Validated LLM replies (:mod:`qagen.generate.reply_models`) converted to items.
 
-The engine validates every reply against these pydantic models (and asks for a repair
-when one does not fit); :func:`items_from_results` turns validated replies into
+:func:`items_from_results` turns validated replies into
 :class:`~qagen.records.Item` records with full provenance, and failed requests into
 :class:`~qagen.records.Rejection` records with ``filter="generation"``. Nothing is coerced:
 a reply that does not validate never becomes an item.
@@ -9,81 +8,18 @@ a reply that does not validate never becomes an item.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel
 
 from qagen.generate.context import GenerationContext, item_id
+from qagen.generate.reply_models import REPLY_MODELS, FactoidReply, LongFormReply, MCQReply
 from qagen.records import GeneratorInfo, Item, Rejection
 
 if TYPE_CHECKING:
     from qagen.generate.requests import PlannedRequest
-
-# A decoding hint for grammar-constrained backends (llama.cpp, vLLM's guided decoding): a
-# question is one line ending in a question mark (Greek uses ";"), without the characters
-# JSON must escape (llama.cpp's converter would let them end the string). Only a hint:
-# pydantic does not check it; the validity filter decides (language-aware) and records why.
-QUESTION_PATTERN = r'^[^"\\\x00-\x1f]{4,400}[?？؟;]$'
-Question = Annotated[
-    str,
-    StringConstraints(strip_whitespace=True, min_length=5, max_length=500),
-    Field(json_schema_extra={"pattern": QUESTION_PATTERN}),
-]
-Answer = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
-Option = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
-
-
-class _Reply(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class LongFormCandidate(_Reply):
-    """One long-form question with its answer and the model's quality score."""
-
-    question: Question
-    answer: Answer
-    score: int = Field(ge=1, le=5, description="5 = a question many users would ask, fully answered")
-
-
-class LongFormReply(_Reply):
-    """Several candidate question/answer pairs for one section."""
-
-    candidates: list[LongFormCandidate] = Field(min_length=1, max_length=10)
-
-
-class FactoidReply(_Reply):
-    """One question whose answer contains the requested entity."""
-
-    question: Question
-    answer: Answer
-
-
-class MCQReply(_Reply):
-    """A multiple-choice question: one correct answer, three distractors, a rationale."""
-
-    question: Question
-    correct_answer: Option
-    distractors: list[Option] = Field(min_length=3, max_length=3)
-    rationale: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=1000)]
-
-    @model_validator(mode="after")
-    def _distinct(self) -> MCQReply:
-        options = [self.correct_answer, *self.distractors]
-        if len({o.casefold() for o in options}) != 4:
-            raise ValueError("the correct answer and the three distractors must be four different options")
-        return self
-
-
-REPLY_MODELS: dict[str, type[BaseModel]] = {"long_form": LongFormReply, "factoid": FactoidReply, "mcq": MCQReply}
-
-
-@functools.cache
-def reply_schema(kind: str) -> dict[str, Any]:
-    """The JSON schema of a reply model (computed once; treat as read-only)."""
-    return REPLY_MODELS[kind].model_json_schema()
 
 
 def items_from_results(

@@ -31,7 +31,7 @@ from qagen.generate.prompts import (
     load_few_shot,
     load_prompt,
 )
-from qagen.generate.replies import REPLY_MODELS, reply_schema
+from qagen.generate.reply_models import REPLY_MODELS, reply_schema
 from qagen.generate.subjects import clean_heading
 from qagen.generate.text import shorten
 from qagen.language import language_name
