@@ -8,16 +8,21 @@ Shared by every timing script, so that "wall", "CPU" and "peak RSS" mean the sam
   RSS before and after it (``ru_maxrss``: a peak, it never goes down);
 * :func:`run_child` — a command in a child process: exit code, wall seconds, CPU seconds of the
   child and everything it waited for (``os.wait4``), its peak RSS, the load average before and
-  after; killed with its process group after ``timeout`` seconds (exit code -9).
+  after; killed with its process group after ``timeout`` seconds (exit code -9);
+* :class:`Launcher` — commands started from a minimal Python process (so that a child's peak RSS
+  is its own), with the peak proportional set size of the child's whole process tree.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import platform
+import select
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -122,3 +127,92 @@ def run_child(
         result["output"] = output.decode("utf-8", "replace")
     proc.returncode = code
     return result
+
+
+def tree_pss(root: int) -> int:
+    """Proportional set size (shared pages split among their users) of ``root`` and all its
+    descendants, in bytes: the memory the process tree holds, forked workers counted once."""
+    parents: dict[int, int] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as f:
+                    stat = f.read()
+                parents[int(entry.name)] = int(stat[stat.rindex(b")") + 2 :].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    family, frontier = {root}, [root]
+    while frontier:
+        pid = frontier.pop()
+        kids = [p for p, pp in parents.items() if pp == pid and p not in family]
+        family.update(kids)
+        frontier += kids
+    total = 0
+    for pid in family:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+                pss = next(ln for ln in f if ln.startswith(b"Pss:"))
+            total += int(pss.split()[1]) * 1024
+        except (OSError, ValueError, IndexError, StopIteration):
+            continue
+    return total
+
+
+# The children are started by a small launcher process, not by this one: a child's ru_maxrss
+# starts at the RSS of the process that forked it (Linux carries it across fork and exec), and
+# this process grows as it loads qagen's config and the fake server's module.
+LAUNCHER_CODE = r"""
+import json, os, subprocess, sys, time
+for line in sys.stdin:
+    req = json.loads(line)
+    with open(req["log"], "ab") as fh:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(req["cmd"], stdout=fh, stderr=fh, cwd=req["cwd"], start_new_session=True)
+    print(json.dumps({"pid": proc.pid}), flush=True)
+    _, status, ru = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - t0
+    done = {"rc": proc.returncode, "wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "maxrss_kb": ru.ru_maxrss}
+    print(json.dumps(done), flush=True)
+"""
+
+
+class Launcher:
+    """Starts commands from a minimal Python process and reports their ``os.wait4`` usage."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-S", "-c", LAUNCHER_CODE], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
+        self._buf = b""
+
+    def _line(self, timeout: float | None) -> dict | None:
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self._buf:
+            if not select.select([fd], [], [], timeout)[0]:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise RuntimeError("the launcher process stopped unexpectedly")
+            self._buf += chunk
+        line, self._buf = self._buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def run(self, cmd: list[str], log: Path, poll_s: float = 0.2) -> tuple[dict, int]:
+        """Run ``cmd`` (output appended to ``log``); its usage, and its tree's peak PSS sampled every ``poll_s``."""
+        self.proc.stdin.write(json.dumps({"cmd": cmd, "log": str(log), "cwd": str(ROOT)}).encode() + b"\n")
+        self.proc.stdin.flush()
+        pid = self._line(None)["pid"]
+        peak = 0
+        try:
+            while (done := self._line(poll_s)) is None:
+                peak = max(peak, tree_pss(pid))
+        except BaseException:  # interrupted: stop the child and its workers (its own process group)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+            raise
+        return done, peak
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=10)

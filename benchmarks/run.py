@@ -61,11 +61,9 @@ its row. Work folders live under ``--work`` (default
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import random
-import select
 import shutil
 import signal
 import sqlite3
@@ -81,7 +79,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))  # for tests.support
 
 import synthetic  # noqa: E402
-from measure import machine  # noqa: E402
+from measure import Launcher, machine  # noqa: E402
 
 from qagen.stages import STAGE_NAMES  # noqa: E402
 
@@ -98,95 +96,6 @@ class BenchError(RuntimeError):
 # --- processes -------------------------------------------------------------------------
 
 
-def _tree_pss(root: int) -> int:
-    """Proportional set size (shared pages split among their users) of ``root`` and all its
-    descendants, in bytes: the memory the process tree holds, forked workers counted once."""
-    parents: dict[int, int] = {}
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                with open(f"/proc/{entry.name}/stat", "rb") as f:
-                    stat = f.read()
-                parents[int(entry.name)] = int(stat[stat.rindex(b")") + 2 :].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-    family, frontier = {root}, [root]
-    while frontier:
-        pid = frontier.pop()
-        kids = [p for p, pp in parents.items() if pp == pid and p not in family]
-        family.update(kids)
-        frontier += kids
-    total = 0
-    for pid in family:
-        try:
-            with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
-                pss = next(ln for ln in f if ln.startswith(b"Pss:"))
-            total += int(pss.split()[1]) * 1024
-        except (OSError, ValueError, IndexError, StopIteration):
-            continue
-    return total
-
-
-# The children are started by a small launcher process, not by this one: a child's ru_maxrss
-# starts at the RSS of the process that forked it (Linux carries it across fork and exec), and
-# this process grows as it loads qagen's config and the fake server's module.
-LAUNCHER_CODE = r"""
-import json, os, subprocess, sys, time
-for line in sys.stdin:
-    req = json.loads(line)
-    with open(req["log"], "ab") as fh:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(req["cmd"], stdout=fh, stderr=fh, cwd=req["cwd"], start_new_session=True)
-    print(json.dumps({"pid": proc.pid}), flush=True)
-    _, status, ru = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    wall = time.perf_counter() - t0
-    done = {"rc": proc.returncode, "wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "maxrss_kb": ru.ru_maxrss}
-    print(json.dumps(done), flush=True)
-"""
-
-
-class Launcher:
-    """Starts commands from a minimal Python process and reports their ``os.wait4`` usage."""
-
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-S", "-c", LAUNCHER_CODE], stdin=subprocess.PIPE, stdout=subprocess.PIPE
-        )
-        self._buf = b""
-
-    def _line(self, timeout: float | None) -> dict | None:
-        fd = self.proc.stdout.fileno()
-        while b"\n" not in self._buf:
-            if not select.select([fd], [], [], timeout)[0]:
-                return None
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                raise BenchError("the launcher process stopped unexpectedly")
-            self._buf += chunk
-        line, self._buf = self._buf.split(b"\n", 1)
-        return json.loads(line)
-
-    def run(self, cmd: list[str], log: Path) -> tuple[dict, int]:
-        """Run ``cmd`` (output appended to ``log``); its usage and the peak PSS of its process tree."""
-        self.proc.stdin.write(json.dumps({"cmd": cmd, "log": str(log), "cwd": str(ROOT)}).encode() + b"\n")
-        self.proc.stdin.flush()
-        pid = self._line(None)["pid"]
-        peak = 0
-        try:
-            while (done := self._line(POLL_S)) is None:
-                peak = max(peak, _tree_pss(pid))
-        except BaseException:  # interrupted: stop the child and its workers (its own process group)
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(pid, signal.SIGKILL)
-            raise
-        return done, peak
-
-    def close(self) -> None:
-        self.proc.stdin.close()
-        self.proc.wait(timeout=10)
-
-
 _LAUNCHER: Launcher | None = None
 
 
@@ -198,7 +107,7 @@ def run_process(cmd: list[str], log: Path) -> dict[str, float]:
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("ab") as fh:
         fh.write(f"$ {' '.join(cmd)}\n".encode())
-    done, tree_peak = _LAUNCHER.run(cmd, log)
+    done, tree_peak = _LAUNCHER.run(cmd, log, POLL_S)
     if done["rc"] != 0:
         tail = "\n".join(log.read_text(errors="replace").splitlines()[-15:])
         raise BenchError(f"`{' '.join(cmd[2:])}` exited with {done['rc']}; end of {log}:\n{tail}")
