@@ -107,3 +107,47 @@ def test_every_item_type_offline_in_the_documents_language(language: str) -> Non
 def test_prepositions_and_articles_are_joined_as_the_language_writes_them(language: str, loose: str) -> None:
     questions = [i.question for i in items_in(language)]
     assert questions and not [q for q in questions if re.search(loose, q, re.IGNORECASE)], questions
+
+
+def test_dutch_headings_with_a_preposition_or_an_imperative_read_as_dutch_questions() -> None:
+    from qagen.generate.phrasing import _heading_question_nl
+
+    subject = "“Handleiding Debian Edu”"
+    asked = {h: _heading_question_nl(h, "Handleiding Debian Edu", subject)[0] for h in (
+        "Bij een opstelling zonder LTSP-clients",
+        "Voeg een LTSP-chroot toe om 32-bits clients te ondersteunen",
+        "Installeer de hoofdserver",
+        "Gebruik van de printer",
+    )}  # fmt: skip
+    assert asked["Bij een opstelling zonder LTSP-clients"] == (
+        "Wat moet ik weten bij een opstelling zonder LTSP-clients in “Handleiding Debian Edu”?"
+    )  # not "weten over bij een opstelling"
+    assert asked["Voeg een LTSP-chroot toe om 32-bits clients te ondersteunen"].endswith(
+        "hoe voeg ik een LTSP-chroot toe om 32-bits clients te ondersteunen?"
+    )
+    assert asked["Installeer de hoofdserver"].endswith("hoe installeer ik de hoofdserver?")
+    assert asked["Gebruik van de printer"].startswith("Wat moet ik weten over gebruik van de printer")  # a noun
+
+
+def test_titles_from_file_names_drop_language_segments_and_repeats() -> None:
+    from qagen.generate.context import _humanize
+
+    assert _humanize("es__babel-spanish__spanish.pdf") == "Babel spanish"
+    assert _humanize("nl__debian-faq__basic-defs.nl.html") == "Debian faq basic defs"
+    assert _humanize("it-security.pdf") == "It security"  # "it" here is a word, not a segment of its own
+    assert _humanize("no-smoking.pdf") == "No smoking"
+
+
+def test_no_phone_question_for_a_fax_number_and_no_website_question_for_a_question_heading() -> None:
+    from qagen.generate.entities import extract_entities
+    from qagen.generate.factoids import entity_question
+
+    text = "Per informazioni: Telefax: +31 30 2513791. Telefono: +31 30 2513700."
+    phones = [e for e in extract_entities(text, kinds=("phone",), region="NL") if e.kind == "phone"]
+    asked = {e.text: entity_question(text, e, phones, "Contatti", "Manuale", "it") for e in phones}
+    assert asked["+31 30 2513791"] is None and asked["+31 30 2513700"] is not None
+    faq = "Kijk op https://www.debian.org/releases om te weten welke uitgaven 'stable' zijn."
+    [url] = [e for e in extract_entities(faq, kinds=("url",), region="NL") if e.kind == "url"]
+    question_heading = "Waarom bevat de officiële CD koppelingen naar 'frozen'? Ik dacht dat!?"
+    assert entity_question(faq, url, [url], question_heading, "De Debian FAQ", "nl") is None
+    assert entity_question(faq, url, [url], "Uitgaven van Debian", "De Debian FAQ", "nl") is not None

@@ -160,6 +160,18 @@ def test_ligatures_spaces_and_accents_are_normalised():
     assert normalize_chars("Wirtschaftsuniversit¨at, Lu¨ck, caf´e") == "Wirtschaftsuniversität, Lück, café"
 
 
+def test_tex_grave_accents_from_pdfs_are_composed_and_code_in_backticks_is_not():
+    # as pdfplumber reads TeX-made Italian PDFs: the accent before or after its vowel
+    tex = "Il comando pu`o essere usato su piu` righe; `e una novit`a, c’`e il pi`e di pagina."
+    assert (
+        normalize_chars(tex, grave=True)
+        == "Il comando può essere usato su più righe; è una novità, c’è il piè di pagina."
+    )
+    assert normalize_chars(tex) == tex  # text, Markdown and HTML keep their backticks
+    for code in ("`echo $x`", "`uname -r`", "``quoted''", "Run `apt update` first"):
+        assert normalize_chars(code, grave=True) == code
+
+
 def test_line_end_hyphens_follow_the_documents_own_spelling():
     joined = join_lines(["The well-", "known exam-", "ple and a well-", "known fact."])
     other = "Everyone knows the well-known example."

@@ -198,5 +198,22 @@ def _function_words() -> frozenset[str]:
 
 
 def _humanize(path: str) -> str:
-    stem = PurePath(path).stem
-    return re.sub(r"[_\-]+", " ", stem).strip().capitalize()
+    """A title made of a file's name: words apart, a language-code segment and repeated words dropped.
+
+    "es__babel-spanish__spanish.pdf" -> "Babel spanish"; "faq__basic-defs.nl.html" -> "Faq basic defs".
+    Only a whole segment (between "__" or "." marks) counts as a code: "it-security.pdf" keeps "it".
+    """
+    segments = [seg for seg in re.split(r"__|\.", PurePath(path).stem) if seg.strip(" _-")]
+    while len(segments) > 1 and segments[0].lower() in _LANGUAGE_CODES:
+        segments = segments[1:]
+    while len(segments) > 1 and segments[-1].lower() in _LANGUAGE_CODES:
+        segments = segments[:-1]
+    kept: list[str] = []
+    for word in (w for seg in segments for w in re.split(r"[_\-\s]+", seg) if w):
+        if word.lower() not in {k.lower() for k in kept}:
+            kept.append(word)
+    return " ".join(kept).capitalize()
+
+
+# language codes a file name may carry as a segment of its own ("nl__manual.pdf", "faq.de.html")
+_LANGUAGE_CODES = frozenset(["en", "nl", "de", "fr", "es", "it", "pt"])

@@ -272,6 +272,9 @@ _PERSON = re.compile(
 )  # "Frank Mittelbach", "R Schlicht", "H. Kolb"
 
 
+_FAX = re.compile(r"\b(?:tele)?fax\b|\btélécopie(?:ur)?\b|\bfacsimile\b", re.IGNORECASE)
+
+
 def entity_question(
     text: str, entity: Entity, others: list[Entity], heading: str, title: str, language: str = "en"
 ) -> EntityQuestion | None:
@@ -289,7 +292,11 @@ def entity_question(
     if language != "en" and template is None:
         return None
     line, sentence = _context(text, entity)
+    if entity.kind == "phone" and _FAX.search(line[: max(line.find(entity.text), 0)][-24:]):
+        return None  # "Telefax: +31 30 ...": a number to fax to, not one to call
     if template is not None:  # another language: the section's topic and the document's subject named
+        if re.search(r"[?？][!)\s]*$", clean_heading(last_heading(heading))):
+            return None  # a question heading ("Waarom bevat de CD ...?") is no topic to ask a website for
         head = clean_heading(last_heading(heading)).rstrip(".:?")
         if head and not topic_heading(head):
             return None

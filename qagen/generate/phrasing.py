@@ -550,10 +550,29 @@ def _heading_question_nl(heading: str, title: str, subject: str) -> tuple[str, i
         head = re.split(r"[:|–—]", title, maxsplit=1)[0].strip()
         return (f"Hoe kan ik contact opnemen met {lower_title(head)}?", 4) if head else None
     low = re.sub(r"\buw\b", "mijn", low)
+    imperative = _NL_IMPERATIVE.match(low)
+    if imperative:  # "Voeg een LTSP-chroot toe" -> "Hoe voeg ik een LTSP-chroot toe?"
+        question = f"Hoe {imperative.group(1)} ik {imperative.group(2)}?"
+        return with_subject(question, subject, "nl"), 3
+    if _NL_PREPOSITION.match(low):  # "Bij een opstelling zonder clients": no "weten over bij ..."
+        question = f"Wat moet ik weten {low}?"
+        if subject and not names_subject(question, subject):
+            question = f"Wat moet ik weten {low} in {lower_article(subject)}?"
+        return _capital(question), 3
     question = HEADING_FRAME_NL.split(" bij ")[0].format(heading=low) + "?"
     if subject and not names_subject(question, subject):
         question = HEADING_FRAME_NL.format(heading=low, subject=lower_article(subject))
     return _capital(question), 3
+
+
+# A Dutch heading that opens with a preposition, or with a verb in the imperative ("Voeg ... toe",
+# "Installeer ..."; not "Gebruik van ...", a noun)
+_NL_PREPOSITION = re.compile(r"^(?:bij|voor|met|zonder|tijdens|na|in|op|onder|via|tegen|naar|door|aan|uit|van|over)\s")
+_NL_IMPERATIVE = re.compile(
+    r"^(voeg|installeer|configureer|stel|kies|wijzig|verwijder|bewerk|controleer|activeer|schakel|zet|kopieer|"
+    r"download|meld|sluit|voer|geef|bekijk|herstart|koppel|selecteer|zoek|vervang|bewaar|maak|verander|haal|"
+    r"gebruik)\s+(?!van\b)(\S.*)$"
+)
 
 
 # Dutch headings are phrased in code (the rules above); this is their default question

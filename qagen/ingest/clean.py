@@ -21,6 +21,11 @@ _COMBINING = {"¨": "\u0308", "ˆ": "\u0302", "˜": "\u0303", "ˇ": "\u030c", "�
 _VOWELS = "aeiouyAEIOUY"
 _TAKES = {"¨": _VOWELS, "ˆ": _VOWELS, "´": _VOWELS, "˚": "aAuU", "˜": "nNaAoO", "ˇ": "cCsSzZrRnNeEdDtT", "¸": "cCsStT"}
 _ACCENTED = re.compile(r"(\w?)([¨ˆ˜ˇ˚¸´])(\w?)")
+# TeX's grave accent comes out as a backtick beside its vowel, before or after it ("pu`o", "piu`"):
+# composed in PDF text only, and only on a word's last vowel (Italian, Portuguese, French write
+# it there), so code in backticks ("`echo`", "`uname`") stays as it is.
+_GRAVE_BEFORE = re.compile(r"`([aeiouAEIOU])(?![^\W\d_])")
+_GRAVE_AFTER = re.compile(r"(?<=[^\W\d_])([aeiouAEIOU])`(?![^\W\d_])")
 _CID = re.compile(r"\(cid:\d+\)")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _MULTISPACE = re.compile(r"[ ]{2,}")
@@ -29,15 +34,29 @@ _LINE_END_HYPHEN = re.compile(r"[^\W\d_]-$")
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
 
-def normalize_chars(text: str) -> str:
+def normalize_chars(text: str, grave: bool = False) -> str:
     """Expand ligatures, turn odd spaces into spaces, drop invisible and control characters.
 
-    TeX's separately drawn accents ("Lu¨ck") are composed onto their letter ("Lück").
+    TeX's separately drawn accents ("Lu¨ck") are composed onto their letter ("Lück"); with
+    ``grave`` (text from a PDF) the grave accent too, which comes out as a backtick ("pu`o" ->
+    "può", "piu`" -> "più", "`e" -> "è").
     """
     text = _CID.sub("", text.translate(_TABLE))
     if _ACCENTED.search(text):
         text = unicodedata.normalize("NFC", _ACCENTED.sub(_compose, text))
+    if grave and "`" in text:
+        text = _GRAVE_BEFORE.sub(lambda m: m.group(1) + "\u0300", text)
+        text = unicodedata.normalize("NFC", _GRAVE_AFTER.sub(_grave_after, text))
     return _CONTROL.sub("", text)
+
+
+def _grave_after(match: re.Match[str]) -> str:
+    """"piu`" -> "più", unless the backtick closes a code span ("Run `apt update` first")."""
+    before = match.string[: match.start()]
+    opening = before.rfind("`")
+    if opening >= 0 and (opening == 0 or not before[opening - 1].isalpha()) and "\n" not in before[opening:]:
+        return match.group(0)
+    return match.group(1) + "\u0300"
 
 
 def _compose(match: re.Match[str]) -> str:

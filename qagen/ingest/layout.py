@@ -173,7 +173,7 @@ def _make_line(row: list[Word], page: int) -> Line | None:
     segments = _segments(row)
     texts = [t for _, t in segments]
     toc = (len(texts) >= 2 and bool(_PAGE_REF.match(texts[-1]))) or bool(_LEADERS.search(texts[-1]))
-    text = collapse_spaces(normalize_chars(" ".join(texts)))
+    text = collapse_spaces(normalize_chars(" ".join(texts), grave=True))
     if not text:
         return None
     font = fonts.most_common(1)[0][0]
@@ -224,7 +224,7 @@ def mark_table_rows(lines: list[Line]) -> None:
     for a, b in itertools.pairwise(lines):
         if a.segments and b.segments and a.column == b.column and _aligned(a.segments, b.segments):
             for line in (a, b):
-                line.cells = tuple(collapse_spaces(normalize_chars(t)) for _, t in line.segments)
+                line.cells = tuple(collapse_spaces(normalize_chars(t, grave=True)) for _, t in line.segments)
                 line.text = " | ".join(c for c in line.cells if c)
 
 

@@ -121,7 +121,7 @@ def _metadata_title(pdf: Any) -> str | None:
     raw = (pdf.metadata or {}).get("Title")
     if not isinstance(raw, str):
         return None
-    title = collapse_spaces(normalize_chars(raw))
+    title = collapse_spaces(normalize_chars(raw, grave=True))
     if not 3 <= len(title) <= 200 or sum(c.isalpha() for c in title) < 3 or _BAD_TITLE.search(title):
         return None
     return title

@@ -144,7 +144,7 @@ def _pieces(line: Line) -> list[str]:
     if line.cells:
         return list(line.cells)
     if line.segments and sum(c.isalpha() for c in line.segments[0][1]) >= 2:
-        return [collapse_spaces(normalize_chars(t)) for _, t in line.segments]
+        return [collapse_spaces(normalize_chars(t, grave=True)) for _, t in line.segments]
     return [line.text]
 
 
