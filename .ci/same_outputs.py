@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # the build's per-run values: never the same twice, so left out of the comparison
 VOLATILE_KEYS = {"seconds", "cpu_seconds", "finished_at", "fit_seconds"}
 REPORT_VOLATILE = (
-    re.compile(r"\d+(?:\.\d+)? (?:s|ms|min)(?=<)"),  # a duration shown in a cell
+    re.compile(r"(?:\d+ h )?(?:\d+ min )?\d+(?:\.\d+)? (?:s|ms|min)(?=<)"),  # a duration: "38.3 s", "1 min 05 s"
     re.compile(r'style="width:\d+(?:\.\d+)?%"'),  # a bar's length (the timing table's among others)
     re.compile(r"finished \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"),
 )

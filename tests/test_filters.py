@@ -342,6 +342,20 @@ def test_content_words_leave_out_the_languages_stop_words(text, language, expect
     assert content_words(text, language) == expected
 
 
+def test_text_measures_tokenise_every_script():
+    """Accents kept, ß folded, ligatures and full-width letters folded, Chinese and Japanese per character."""
+    from qagen.filters.grounding import tokenize
+
+    expected = ["grüsse", "aus", "der", "strasse", "file", "abc", "café"]
+    assert tokenize("Grüße aus der Straße, ﬁle ＡＢＣ café") == expected
+    assert tokenize("日本語のテキスト") == ["日", "本", "語", "の", "テ", "キ", "ス", "ト"]
+    assert tokenize("한국어 문장") == ["한국어", "문장"]  # Korean writes spaces between words
+    section = "诊所的营业时间是上午九点到下午五点。"
+    assert rouge_recall("营业时间是上午九点", section) == 1.0  # copied: every character found
+    assert rouge_recall("周末关门", section) == 0.0  # "closed at weekends": nothing of it in the section
+    assert rouge_recall("Die Straße ist gesperrt", "Die Strasse ist gesperrt.") == 1.0
+
+
 def test_dutch_answers_need_their_content_words_in_the_section():
     ok = item(question="Hoe vaak bel ik de huisarts?", answer="Bel één keer per week.", section="s2", language="nl")
     assert check_grounding(ok, CTX, CFG) is None

@@ -151,3 +151,29 @@ def test_no_phone_question_for_a_fax_number_and_no_website_question_for_a_questi
     question_heading = "Waarom bevat de officiële CD koppelingen naar 'frozen'? Ik dacht dat!?"
     assert entity_question(faq, url, [url], question_heading, "De Debian FAQ", "nl") is None
     assert entity_question(faq, url, [url], "Uitgaven van Debian", "De Debian FAQ", "nl") is not None
+
+
+def test_a_chapter_title_names_its_chapter_and_a_function_word_names_no_subject() -> None:
+    from qagen.generate.phrasing import _heading_question_nl, heading_question
+    from qagen.generate.subjects import document_subject, names_subject
+
+    title = "Hoofdstuk 16. Algemene informatie over de FAQ"
+    subject = document_subject(title)
+    assert subject == "“Algemene informatie over de FAQ”"  # the chapter number is no name; the rest describes
+    assert not names_subject("Wat moet ik weten over beschikbaarheid?", subject)  # "over" is not the FAQ
+    assert _heading_question_nl("Beschikbaarheid", title, subject)[0] == (
+        "Wat moet ik weten over beschikbaarheid bij “Algemene informatie over de FAQ”?"
+    )
+    quoted = heading_question("«Pecados Capitales»", "Una guía esencial para el uso de LaTeX2e", "es")
+    assert quoted is not None and "««" not in quoted[0] and "«Pecados Capitales»" in quoted[0]
+
+
+def test_a_heading_of_author_names_is_no_topic_for_an_address_question() -> None:
+    from qagen.generate.entities import extract_entities
+    from qagen.generate.factoids import entity_question
+
+    text = "Traduzione italiana: e-mail: Marc.Ensenbach@post.rwth-aachen.de"
+    [email] = extract_entities(text, kinds=("email",), region="IT")
+    title = "Elenco dei peccati degli utenti di LaTeX2e"
+    asked = entity_question(text, email, [email], "Marc Ensenbach, Mark Trettin", title, "it")
+    assert asked is not None and "Ensenbach, Mark" not in asked.question and "peccati" in asked.question

@@ -36,7 +36,10 @@ from qagen.records import Item
 if TYPE_CHECKING:
     from qagen.config import FilterConfig
 
-_WORD = re.compile(r"\w+", re.UNICODE)
+# Chinese and Japanese run their words together: each ideograph or kana is a token of its own (as
+# ROUGE is computed for them), everything else a run of word characters.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_WORD = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+")
 _MIN_PREFIX = 5
 # Question words are never content, whatever a stop-word list says.
 _QUESTION_WORDS = (
@@ -59,13 +62,17 @@ class UnicodeTokenizer:
 
 
 def tokenize(text: str) -> list[str]:
-    """The tokens ROUGE compares."""
-    return _WORD.findall(text.casefold())
+    """The tokens ROUGE, the leakage check and scoring compare: NFKC, case-folded words in any script.
+
+    Ligatures and full-width forms fold to letters ("ﬁle" -> "file"), "ß" to "ss" (casefold),
+    accents stay ("café"), and Chinese or Japanese text is one token per character.
+    """
+    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
 
 
 def words(text: str) -> list[str]:
-    """Word tokens for content-word checks: NFKC (ligatures, full-width), case-folded."""
-    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+    """Word tokens for content-word checks: the same tokens as :func:`tokenize`."""
+    return tokenize(text)
 
 
 @lru_cache(maxsize=64)

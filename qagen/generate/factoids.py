@@ -275,6 +275,15 @@ _PERSON = re.compile(
 _FAX = re.compile(r"\b(?:tele)?fax\b|\btélécopie(?:ur)?\b|\bfacsimile\b", re.IGNORECASE)
 
 
+_NAME = r"[A-ZÀ-Ý][\w’'.-]+(?:\s+(?:van|von|de|der|den|da|di|du|le|la)?\s*[A-ZÀ-Ý][\w’'.-]+)+"
+_NAMES_LIST = re.compile(rf"^{_NAME}(?:\s*(?:,|&|\band\b|\be\b|\by\b|\ben\b|\bund\b|\bet\b)\s*{_NAME})+$")
+
+
+def _names_list(heading: str) -> bool:
+    """A heading of people's names ("Marc Ensenbach, Mark Trettin", the authors): no topic to ask about."""
+    return _NAMES_LIST.match(heading.strip()) is not None
+
+
 def entity_question(
     text: str, entity: Entity, others: list[Entity], heading: str, title: str, language: str = "en"
 ) -> EntityQuestion | None:
@@ -300,7 +309,7 @@ def entity_question(
         head = clean_heading(last_heading(heading)).rstrip(".:?")
         if head and not topic_heading(head):
             return None
-        boilerplate = _CONTACT_HEADINGS.match(head) or skipped_heading(head)  # "Auteurs": the document, not them
+        boilerplate = _CONTACT_HEADINGS.match(head) or skipped_heading(head) or _names_list(head)  # the document
         topic = lower_first(head) if head and not boilerplate else (title or head)
         topic = re.sub(r"\buw\b", "mijn", topic) if language == "nl" else topic
         answer = sentence if len(sentence.split()) >= 4 else line

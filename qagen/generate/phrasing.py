@@ -277,6 +277,7 @@ def heading_question(heading: str, title: str, language: str = "en", body: str |
         template = forms(language).get("heading")
         if template is None or not subject:
             return None
+        heading = re.sub(r"^[«“\"](.*)[»”\"]$", r"\1", heading)  # the frame quotes it: no ««Pecados Capitales»»
         return capitalize(contract(template.format(heading=heading, subject=subject), language)), 3
     low = lower_first(heading)
     if _CONTACT_HEADINGS.match(heading):

@@ -32,6 +32,14 @@ _LOWER_LETTER = re.compile(r"^[a-z]\s+(?=[A-Z])")  # "f Standard user junction d
 _APPENDIX_LETTER = re.compile(r"^[B-HJ-Z]\s+(?=[A-Z][a-z])")  # "B Examples" (not "A Note", "I Want")
 _PART_SUFFIX = re.compile(r"\s*\(\d+\s*/\s*\d+\)\s*$")  # "Rendering figures (1/2)": a long section cut in parts
 _FOOTNOTE_MARKS = re.compile(r"\s*[∗*†‡¶]+\s*|(?<=[a-z])\d+$|\s*\(\d+/\d+\)")  # "(1/75)": a page counter
+# A title that links words with one of these reads as a description ("Algemene informatie over de FAQ"),
+# quoted in a question, not as a name
+_DESCRIPTIVE_PREPOSITIONS = re.compile(
+    r"\s(?:in|for|of|to|with|on|over|van|voor|met|für|über|von|mit|pour|avec|sur|del|di|per|con|su|para|com|sobre)\s"
+)
+_CHAPTER = re.compile(
+    r"^(?:chapter|hoofdstuk|kapitel|chapitre|capitolo|cap[ií]tulo)\s+\d+[.:]?\s+(?=\S)", re.IGNORECASE
+)
 _VERSION_TAIL = re.compile(
     r"(?:[,;]?\s+(?:version|versie|vers\.|v\.?)\s*\d[\w.\-/]*.*$)"  # ", Version 2.08, 2014/07/11", " v1.0"
     r"|(?:[,;]?\s+(?:19|20)\d\d[/\-.]\d\d?(?:[/\-.]\d\d?)?.*$)",  # a trailing date
@@ -112,6 +120,7 @@ def clean_title(title: str) -> str:
     text = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", title)).strip()
     text = re.sub(r"\s+", " ", _FOOTNOTE_MARKS.sub(" ", text)).strip()
     text = _VERSION_TAIL.sub("", text)
+    text = _CHAPTER.sub("", text)  # "Hoofdstuk 16. Algemene informatie over de FAQ": one chapter of a book
     text = re.sub(r"[{}]", "", text)  # "{zx-calculus}": a LaTeX group the PDF title kept
     return text.strip(" ,;:-–—")
 
@@ -160,7 +169,7 @@ def document_subject(title: str, doc_path: str = "") -> str:
     words = head.split()
     if words and words[-1].casefold() in _INSTITUTION_NOUNS and not _ARTICLE.match(head):
         return f"the {head}"
-    descriptive = len(words) >= 4 and re.search(r"\s(?:in|for|of|to|with|on)\s", head) is not None
+    descriptive = len(words) >= 4 and re.search(_DESCRIPTIVE_PREPOSITIONS, head) is not None
     if (
         len(words) > 7
         or descriptive
@@ -181,6 +190,13 @@ def subject_words(subject: str) -> set[str]:
     return {w.strip(".-") for w in words if len(w.strip(".-")) >= 2 and w.strip(".-") not in _GENERIC}
 
 
+@functools.lru_cache(maxsize=1)
+def _function_words() -> frozenset[str]:
+    import stopwordsiso
+
+    return frozenset(_fold(w) for w in stopwordsiso.stopwords(["en", "nl", "de", "fr", "es", "it", "pt"]))
+
+
 def names_subject(question: str, subject: str) -> bool:
     """True when ``question`` names ``subject``: one of its name-like words (LinkHaven, AX1800,
     multicol in "the multicol package") or at least half of its distinctive words.
@@ -194,7 +210,8 @@ def names_subject(question: str, subject: str) -> bool:
     found |= {w.strip(".-") for w in found}
     files = {w for w in found if re.search(r"\w\.(?:sty|cls|mp|tex|dtx|py|js|sh)$", w)}
     found |= {w.rsplit(".", 1)[0] for w in files}  # "linguex.sty" names the linguex package
-    matched = wanted & found
+    # a function word of any language qagen asks in names nothing ("weten over" and "informatie over de FAQ")
+    matched = (wanted & found) - _function_words()
     if not matched:
         return False
     names = {_fold(w).strip(".-") for w in re.findall(r"[\w@+.-]+", subject) if namelike(w) or w.islower()}

@@ -51,7 +51,7 @@ def normalize_chars(text: str, grave: bool = False) -> str:
 
 
 def _grave_after(match: re.Match[str]) -> str:
-    """"piu`" -> "più", unless the backtick closes a code span ("Run `apt update` first")."""
+    """Compose "piu`" into "più", unless the backtick closes a code span ("Run `apt update` first")."""
     before = match.string[: match.start()]
     opening = before.rfind("`")
     if opening >= 0 and (opening == 0 or not before[opening - 1].isalpha()) and "\n" not in before[opening:]:
