@@ -335,6 +335,8 @@ def test_content_words_match_inflections_and_the_document_title():
         ("Wann öffnet die Klinik am Morgen?", "de", ["öffnet", "klinik"]),
         ("¿Cuándo abre la clínica por la mañana?", "es", ["abre", "clínica", "mañana"]),
         ("Quando apre la clinica al mattino?", "it", ["apre", "clinica", "mattino"]),
+        ("Quand la clinique ouvre-t-elle le matin ?", "fr", ["clinique", "ouvre", "matin"]),
+        ("Quando abre a clínica de manhã?", "pt", ["abre", "clínica", "manhã"]),
         ("When does the clinic open in the morning?", "xx", ["clinic", "morning"]),  # no list: English
     ],
 )
