@@ -152,3 +152,29 @@ def test_a_model_answering_in_the_documents_language_is_accepted(tmp_path):
         build(docs, tmp_path / "out", overrides=[*OVERRIDES, f'llm.backend="openai:fake-model@{server.url}"'])
     items = [json.loads(x) for x in (tmp_path / "out" / "items.jsonl").read_text().splitlines()]
     assert items and all(i["language"] == "de" for i in items)
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "opens"),
+    [
+        ("What should I know about uso de spanish para babel at Babel spanish (1)?", "es", "en"),
+        ("Which statement about espaciado at Babel spanish is correct?", "es", "en"),
+        ("How can I contact frontespizio at Come comporre?", "it", "en"),
+        ("¿Qué debo saber sobre «Nombres» en Babel spanish?", "es", None),
+        ("Bij “Handleiding Debian Edu”: hoe voeg ik een LTSP-chroot toe?", "nl", None),
+        ("Was ist die Öffnungszeit der Ambulanz?", "de", None),  # "was" is English too: one is not enough
+        ("O que devo saber sobre «Usando Temas» em Tutorial de Beamer?", "pt", None),
+        ("Que dois-je apporter à mon premier rendez-vous ?", "fr", None),
+        ("Windows Update: wat moet ik doen?", "nl", None),
+    ],
+)
+def test_a_question_that_opens_in_another_language_is_caught_when_its_words_are_mixed(question, language, opens):
+    """Half the words of a mixed question are the document's: the identifier is unsure, its opening is not."""
+    from qagen.filters.language import opens_in
+
+    assert opens_in(question, language) == opens
+    verdict = check_language(item(question, language), None, None)
+    if opens:
+        assert verdict is not None and verdict.value == f"question: opens in {opens}, not {language}"
+    else:
+        assert verdict is None

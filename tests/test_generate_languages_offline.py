@@ -177,3 +177,16 @@ def test_a_heading_of_author_names_is_no_topic_for_an_address_question() -> None
     title = "Elenco dei peccati degli utenti di LaTeX2e"
     asked = entity_question(text, email, [email], "Marc Ensenbach, Mark Trettin", title, "it")
     assert asked is not None and "Ensenbach, Mark" not in asked.question and "peccati" in asked.question
+
+
+def test_a_heading_that_is_a_question_is_asked_as_one() -> None:
+    from qagen.generate.phrasing import heading_question
+
+    asked = heading_question("Cosa è fancyhdr", "Layout di pagina in LaTeX", "it")
+    assert asked is not None and asked[0] == "Per “Layout di pagina in LaTeX”: cosa è fancyhdr?"  # not «Cosa è ...»
+    spanish = heading_question("Cómo cambiar el estilo de la fuente", "Una guía esencial para LaTeX2e", "es")
+    assert (
+        spanish is not None
+        and spanish[0].startswith("¿")
+        and spanish[0].endswith("cómo cambiar el estilo de la fuente?")
+    )

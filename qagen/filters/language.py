@@ -15,6 +15,7 @@ count as the same.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -66,6 +67,39 @@ def other_language(text: str, expected: str) -> str | None:
     return str(code)
 
 
+# The languages whose function words are looked for at the start of a question (the ones qagen asks in).
+FRAME_LANGUAGES = ("en", "nl", "de", "fr", "es", "it", "pt")
+FRAME_WORDS = 3
+
+
+@functools.lru_cache(maxsize=16)
+def _function_words(language: str) -> frozenset[str]:
+    import stopwordsiso
+
+    return frozenset(w.casefold() for w in stopwordsiso.stopwords(language))
+
+
+def opens_in(text: str, expected: str) -> str | None:
+    """The language a question's opening is written in when that is not ``expected`` (it has none of
+    its function words), else None.
+
+    "What should I know about uso de spanish para babel?" is half Spanish by its words, so the
+    identifier is not confident, but a reader sees an English question: its first words ("what",
+    "should", "I") are English function words and not Spanish ones. Two of the first three
+    words of the prose must be another language's function words and none the expected one's.
+    """
+    want = expected.split("-")[0].lower()
+    if want not in FRAME_LANGUAGES:
+        return None
+    opening = [w.casefold() for w in prose(text).split()[:FRAME_WORDS]]
+    if len(opening) < FRAME_WORDS or any(w in _function_words(want) for w in opening):
+        return None
+    for code in FRAME_LANGUAGES:
+        if code != want and sum(w in _function_words(code) for w in opening) >= 2:
+            return code
+    return None
+
+
 def check_language(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject | None:
     if not item.language or item.language in ("und", "zxx"):
         return None
@@ -78,6 +112,9 @@ def check_language(item: Item, ctx: FilterContext, config: FilterConfig) -> Reje
         found = other_language(text, item.language)
         if found:
             return Reject("wrong_language", f"{name}: {found}, not {item.language}")
+        opening = opens_in(text, item.language) if name == "question" else None
+        if opening:  # a mixed question the identifier is unsure of
+            return Reject("wrong_language", f"question: opens in {opening}, not {item.language}")
     return None
 
 

@@ -278,6 +278,11 @@ def heading_question(heading: str, title: str, language: str = "en", body: str |
         if template is None or not subject:
             return None
         heading = re.sub(r"^[«“\"](.*)[»”\"]$", r"\1", heading)  # the frame quotes it: no ««Pecados Capitales»»
+        asks = _HEADING_ASKS.get(language)
+        if asks is not None and asks.match(heading):  # "Cosa è fancyhdr": the heading is the question
+            question = capitalize(heading) + "?"
+            question = ("¿" + question) if language == "es" and not question.startswith("¿") else question
+            return with_subject(question, subject, language), 4
         return capitalize(contract(template.format(heading=heading, subject=subject), language)), 3
     low = lower_first(heading)
     if _CONTACT_HEADINGS.match(heading):
@@ -564,6 +569,16 @@ def _heading_question_nl(heading: str, title: str, subject: str) -> tuple[str, i
     if subject and not names_subject(question, subject):
         question = HEADING_FRAME_NL.format(heading=low, subject=lower_article(subject))
     return _capital(question), 3
+
+
+# A heading that is a question without its question mark ("Cosa è fancyhdr", "Cómo cambiar el estilo")
+_HEADING_ASKS = {
+    "it": re.compile(r"^(?:cosa|che cosa|come|quando|perché|quale|quali|chi|dove|quanto)\b", re.IGNORECASE),
+    "es": re.compile(r"^¿?(?:qué|cómo|cuándo|por qué|cuál|cuáles|quién|dónde|cuánto)\b", re.IGNORECASE),
+    "pt": re.compile(r"^(?:o que|como|quando|por que|porque|qual|quais|quem|onde|quanto)\b", re.IGNORECASE),
+    "fr": re.compile(r"^(?:qu['’]est-ce|comment|pourquoi|quand|quel|quelle|qui|où|combien)\b", re.IGNORECASE),
+    "de": re.compile(r"^(?:was|wie|wann|warum|welche|welcher|welches|wer|wo|wieviel)\b", re.IGNORECASE),
+}
 
 
 # A Dutch heading that opens with a preposition, or with a verb in the imperative ("Voeg ... toe",
