@@ -190,3 +190,18 @@ def test_a_heading_that_is_a_question_is_asked_as_one() -> None:
         and spanish[0].startswith("¿")
         and spanish[0].endswith("cómo cambiar el estilo de la fuente?")
     )
+
+
+def test_a_licences_address_is_no_answer_to_a_which_website_question() -> None:
+    from qagen.generate.entities import extract_entities
+    from qagen.generate.factoids import entity_question
+
+    licence = (
+        "This material may be distributed only subject to the terms and conditions set forth in the Open "
+        "Publication License, v1.0 or later (the latest version is presently available at http://www.opencontent.org/openpub/)."
+    )
+    [url] = extract_entities(licence, kinds=("url",), region="ES")
+    assert entity_question(licence, url, [url], "Una guía esencial", "l2tabusp", "es") is None
+    info = "Más información sobre el paquete en http://www.ctan.org/pkg/babel-spanish, con ejemplos."
+    [ctan] = extract_entities(info, kinds=("url",), region="ES")
+    assert entity_question(info, ctan, [ctan], "Opciones generales", "Babel spanish", "es") is not None

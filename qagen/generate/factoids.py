@@ -272,6 +272,18 @@ _PERSON = re.compile(
 )  # "Frank Mittelbach", "R Schlicht", "H. Kolb"
 
 
+# A licence's address ("available at http://www.opencontent.org/openpub/"), or a sentence about the
+# licence: a "which website" question would be answered with it although it says nothing of the topic
+_LICENCE_URL = re.compile(
+    r"creativecommons\.org|gnu\.org/(?:licenses|copyleft)|opensource\.org/licen|opencontent\.org|"
+    r"latex-project\.org/lppl|/licen[cs]es?\b|/lppl\b|/copying\b",
+    re.IGNORECASE,
+)
+_LICENCE_TEXT = re.compile(
+    r"\b(?:licen[cs]e[sd]?|licencia|licenza|licentie|lizenz|licença|public license|copyright|distributed under|"
+    r"terms and conditions)\b",
+    re.IGNORECASE,
+)
 _FAX = re.compile(r"\b(?:tele)?fax\b|\btélécopie(?:ur)?\b|\bfacsimile\b", re.IGNORECASE)
 
 
@@ -303,6 +315,8 @@ def entity_question(
     line, sentence = _context(text, entity)
     if entity.kind == "phone" and _FAX.search(line[: max(line.find(entity.text), 0)][-24:]):
         return None  # "Telefax: +31 30 ...": a number to fax to, not one to call
+    if entity.kind == "url" and (_LICENCE_URL.search(entity.text) or _LICENCE_TEXT.search(sentence)):
+        return None  # the licence's address: not where to read about the section's topic
     if template is not None:  # another language: the section's topic and the document's subject named
         if re.search(r"[?？][!)\s]*$", clean_heading(last_heading(heading))):
             return None  # a question heading ("Waarom bevat de CD ...?") is no topic to ask a website for
