@@ -205,3 +205,19 @@ def test_a_licences_address_is_no_answer_to_a_which_website_question() -> None:
     info = "Más información sobre el paquete en http://www.ctan.org/pkg/babel-spanish, con ejemplos."
     [ctan] = extract_entities(info, kinds=("url",), region="ES")
     assert entity_question(info, ctan, [ctan], "Opciones generales", "Babel spanish", "es") is not None
+
+
+def test_no_cloze_from_a_code_line_glued_to_a_sentence_tail_or_a_footnote_glued_to_a_cell() -> None:
+    from qagen.generate.extractive import _cloze_targets
+    from qagen.generate.terms import find_terms
+
+    def targets(text: str, language: str) -> list[str]:
+        section = Section("d-s0", "d", "d.pdf", "Il layout predefinito", text, 1, 1, 0)
+        return [unit.text for unit, _ in _cloze_targets(section, find_terms(text), language)]
+
+    tail = "\\pagestyle{fancy} e lasciamo che fancyhdr si occupi di tutto nelle pagine di ogni capitolo."
+    assert targets(tail, "it") == []
+    footnote = "\\Alph 1En próximas versiones se añadirán más países al paquete."
+    assert targets(footnote, "es") == []
+    sentence = "\\maketitle is used to print the title of the document on its first page."
+    assert targets(sentence, "en") == [sentence]  # a verb after the command: a sentence of its own

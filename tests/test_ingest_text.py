@@ -168,6 +168,7 @@ def test_tex_grave_accents_from_pdfs_are_composed_and_code_in_backticks_is_not()
         == "Il comando può essere usato su più righe; è una novità, c’è il piè di pagina."
     )
     assert normalize_chars(tex) == tex  # text, Markdown and HTML keep their backticks
+    assert normalize_chars("cos`ı da dare; T´ıtulo", grave=True) == "così da dare; Título"  # TeX's dotless i
     for code in ("`echo $x`", "`uname -r`", "``quoted''", "Run `apt update` first"):
         assert normalize_chars(code, grave=True) == code
 

@@ -527,6 +527,23 @@ _DEBRIS = re.compile(r"\d{4}/\d{2}/\d{2}|\s\|\s|[∂∑∏∫√∞≤≥≠≈�
 _KIND_ORDER = ["money", "duration", "time", "quantity", "percent", "phone", "email", "url", "command"]
 
 
+_TAIL_AFTER_CODE = re.compile(r"\\[A-Za-z@]+(?:\{[^{}]*\}|\[[^\]]*\])*\s+([a-zà-ÿ]+)\b")
+
+
+# Words that join a code line to the rest of a sentence begun before it ("... i comandi \\pagestyle{fancy}
+# e lasciamo ..."): conjunctions and prepositions, not verbs ("\\maketitle is used to ..." is a sentence)
+_CONNECTOR_WORDS = {
+    "en": "and or instead of to for with in on at by as than",
+    "it": "e o di da per con su",
+    "es": "y de para en por",
+    "pt": "ou com em",
+    "nl": "en van voor met op aan door",
+    "fr": "et pour avec par",
+    "de": "und oder von für mit an zu",
+}
+_CONNECTORS = frozenset(w for words in _CONNECTOR_WORDS.values() for w in words.split())
+
+
 def _cloze_targets(section: Section, section_terms: list[Term], language: str = "en") -> list[tuple[Unit, Term]]:
     """One salient term per sentence or bullet, best kinds first, sentences in reading order.
 
@@ -553,6 +570,11 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
         terms = [t for t in terms if keys.count(term_key(t.text)) == 1 and _clozable(unit.text, t.text)]
         if re.match(r"\d{1,4} [A-Z\\]|[•·▪]", unit.text) or "•" in unit.text or _LISTING.search(unit.text):
             continue  # a footnote mark or listing line number in the sentence ("7 The ____ command", "452 \\botmark")
+        if re.search(r"(?:^|\s)\d{1,2}[A-ZÀ-Ý][a-zà-ÿ]*\s+[a-zà-ÿ]{3,}", unit.text):
+            continue  # a footnote glued to its mark after a table cell ("\\Alph 1En próximas versiones ...")
+        tail = _TAIL_AFTER_CODE.match(unit.text)
+        if tail and tail.group(1) in _CONNECTORS:
+            continue  # "\\pagestyle{fancy} e lasciamo ...": a code line, then a sentence begun before it
         if re.search(r"[⇒→⟹]|\b[a-z]{2,}- (?:\d{1,4} )?[a-z]{2,}\b", unit.text):
             continue  # a syntax line ("=⇒") or a line-end hyphen the PDF left ("exam- ple")
         if re.search(r"\s(?:\d{1,2}|[A-Z])\.$", unit.text):

@@ -18,14 +18,14 @@ _DROP = dict.fromkeys(map(ord, "\u00ad\u200b\u2060\ufeff\ufffe"), None)
 _TABLE = {**{ord(k): v for k, v in _LIGATURES.items()}, **_SPACES, **_DROP}
 # TeX draws some accents as separate glyphs; which neighbour they belong to depends on the accent.
 _COMBINING = {"¨": "\u0308", "ˆ": "\u0302", "˜": "\u0303", "ˇ": "\u030c", "˚": "\u030a", "¸": "\u0327", "´": "\u0301"}
-_VOWELS = "aeiouyAEIOUY"
+_VOWELS = "aeiouyAEIOUYı"  # "ı": TeX puts accents on a dotless i ("T´ıtulo", "cos`ı")
 _TAKES = {"¨": _VOWELS, "ˆ": _VOWELS, "´": _VOWELS, "˚": "aAuU", "˜": "nNaAoO", "ˇ": "cCsSzZrRnNeEdDtT", "¸": "cCsStT"}
 _ACCENTED = re.compile(r"(\w?)([¨ˆ˜ˇ˚¸´])(\w?)")
 # TeX's grave accent comes out as a backtick beside its vowel, before or after it ("pu`o", "piu`"):
 # composed in PDF text only, and only on a word's last vowel (Italian, Portuguese, French write
 # it there), so code in backticks ("`echo`", "`uname`") stays as it is.
-_GRAVE_BEFORE = re.compile(r"`([aeiouAEIOU])(?![^\W\d_])")
-_GRAVE_AFTER = re.compile(r"(?<=[^\W\d_])([aeiouAEIOU])`(?![^\W\d_])")
+_GRAVE_BEFORE = re.compile(r"`([aeiouAEIOUı])(?![^\W\d_])")
+_GRAVE_AFTER = re.compile(r"(?<=[^\W\d_])([aeiouAEIOUı])`(?![^\W\d_])")
 _CID = re.compile(r"\(cid:\d+\)")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _MULTISPACE = re.compile(r"[ ]{2,}")
@@ -45,7 +45,7 @@ def normalize_chars(text: str, grave: bool = False) -> str:
     if _ACCENTED.search(text):
         text = unicodedata.normalize("NFC", _ACCENTED.sub(_compose, text))
     if grave and "`" in text:
-        text = _GRAVE_BEFORE.sub(lambda m: m.group(1) + "\u0300", text)
+        text = _GRAVE_BEFORE.sub(lambda m: _dotted(m.group(1)) + "\u0300", text)
         text = unicodedata.normalize("NFC", _GRAVE_AFTER.sub(_grave_after, text))
     return _CONTROL.sub("", text)
 
@@ -56,16 +56,21 @@ def _grave_after(match: re.Match[str]) -> str:
     opening = before.rfind("`")
     if opening >= 0 and (opening == 0 or not before[opening - 1].isalpha()) and "\n" not in before[opening:]:
         return match.group(0)
-    return match.group(1) + "\u0300"
+    return _dotted(match.group(1)) + "\u0300"
 
 
 def _compose(match: re.Match[str]) -> str:
     before, accent, after = match.groups()
     if after and after in _TAKES[accent]:
-        return before + after + _COMBINING[accent]
+        return before + _dotted(after) + _COMBINING[accent]
     if before and before in _TAKES[accent]:
-        return before + _COMBINING[accent] + after
+        return _dotted(before) + _COMBINING[accent] + after
     return match.group(0)
+
+
+def _dotted(letter: str) -> str:
+    """The letter an accent goes on: TeX's dotless i ("ı") takes the accent as "i" ("í", "ì")."""
+    return "i" if letter == "ı" else letter
 
 
 def collapse_spaces(text: str) -> str:
