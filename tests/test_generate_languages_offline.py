@@ -221,3 +221,21 @@ def test_no_cloze_from_a_code_line_glued_to_a_sentence_tail_or_a_footnote_glued_
     assert targets(footnote, "es") == []
     sentence = "\\maketitle is used to print the title of the document on its first page."
     assert targets(sentence, "en") == [sentence]  # a verb after the command: a sentence of its own
+
+
+def test_dutch_task_headings_become_how_can_i_questions() -> None:
+    from qagen.generate.phrasing import _heading_question_nl
+
+    subject = "“Handleiding Debian Edu”"
+
+    def ask(heading: str) -> str:
+        return _heading_question_nl(heading, "Handleiding Debian Edu", subject)[0]
+
+    assert ask("Op de hoogte blijven van beveiligingsbijwerkingen").endswith(
+        "hoe kan ik op de hoogte blijven van beveiligingsbijwerkingen?"
+    )  # not "Wat moet ik weten op de hoogte blijven ..."
+    assert ask("Wachtwoorden instellen").endswith("hoe kan ik wachtwoorden instellen?")
+    assert ask("Printers gebruiken die met werkstations verbonden zijn").endswith(
+        "hoe kan ik printers gebruiken die met werkstations verbonden zijn?"
+    )
+    assert ask("Grafische werkomgevingen").startswith("Wat moet ik weten over grafische werkomgevingen")  # a noun

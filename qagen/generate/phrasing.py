@@ -9,6 +9,7 @@ I bring to my appointment?", and a sentence "If you cannot come, please call ...
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 
 from qagen.generate.forms import contract, forms
@@ -560,6 +561,8 @@ def _heading_question_nl(heading: str, title: str, subject: str) -> tuple[str, i
     if imperative:  # "Voeg een LTSP-chroot toe" -> "Hoe voeg ik een LTSP-chroot toe?"
         question = f"Hoe {imperative.group(1)} ik {imperative.group(2)}?"
         return with_subject(question, subject, "nl"), 3
+    if _nl_infinitive(low):  # "Op de hoogte blijven van ...", "Wachtwoorden instellen": a task
+        return with_subject(f"Hoe kan ik {low}?", subject, "nl"), 3
     if _NL_PREPOSITION.match(low):  # "Bij een opstelling zonder clients": no "weten over bij ..."
         question = f"Wat moet ik weten {low}?"
         if subject and not names_subject(question, subject):
@@ -579,6 +582,27 @@ _HEADING_ASKS = {
     "fr": re.compile(r"^(?:qu['’]est-ce|comment|pourquoi|quand|quel|quelle|qui|où|combien)\b", re.IGNORECASE),
     "de": re.compile(r"^(?:was|wie|wann|warum|welche|welcher|welches|wer|wo|wieviel)\b", re.IGNORECASE),
 }
+
+
+# Dutch verbs manuals name tasks with, in the infinitive ("Wachtwoorden instellen"): a heading with one
+# at its end, or before its complement ("... blijven van ...", "... gebruiken die ..."), is a task
+_NL_VERB_LIST = """instellen installeren configureren gebruiken toevoegen verwijderen wijzigen aanpassen maken aanmaken
+    zoeken beheren opwaarderen bijwerken starten opstarten herstarten inloggen aanmelden afmelden kopiëren
+    downloaden openen sluiten blijven houden krijgen vinden kiezen vergroten verkleinen controleren activeren
+    uitschakelen inschakelen afdrukken printen delen koppelen vervangen herstellen bewaren opslaan schrijven
+    lezen vertalen melden testen uitvoeren updaten upgraden beveiligen versleutelen exporteren importeren
+    inperken ontlasten ondersteunen plaatsen zetten stellen veranderen regelen aanvragen ophalen verzenden
+    versturen ontvangen invullen aanzetten uitzetten inrichten opzetten uitbreiden verplaatsen hernoemen"""
+_NL_VERBS = frozenset(_NL_VERB_LIST.split())
+_NL_COMPLEMENT = frozenset(("van", "om", "die", "dat", "met", "op", "in", "voor", "via", "zonder", "naar", "bij"))
+
+
+def _nl_infinitive(heading: str) -> bool:
+    words = re.findall(r"[\w’'-]+", heading.casefold())
+    if len(words) < 2 or words[0] in _NL_VERBS:
+        return False  # one word, or a verb first (an imperative, handled apart)
+    pairs = itertools.pairwise(words[1:])
+    return words[-1] in _NL_VERBS or any(w in _NL_VERBS and nxt in _NL_COMPLEMENT for w, nxt in pairs)
 
 
 # A Dutch heading that opens with a preposition, or with a verb in the imperative ("Voeg ... toe",
