@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-import zlib
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ import pytest
 from qagen.config import ParseConfig
 from qagen.ingest import IngestError, NoUsableDocumentsError, parse_documents
 from qagen.ingest.parallel import run_isolated
+from tests.support.bad_files import raw_pdf
 
 pytest.importorskip("reportlab")
 
@@ -37,29 +37,6 @@ def good_pdf(path: Path, encrypt: str | None = None, text: bool = True) -> Path:
     return path
 
 
-def raw_pdf(content: bytes) -> bytes:
-    """A minimal one-page PDF around a (compressed) content stream, with a correct xref."""
-    stream = zlib.compress(content, 9)
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
-        b" /Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
-
-
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("bad")
@@ -73,7 +50,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "login-page.pdf").write_bytes(b"<!DOCTYPE html><html><body><p>Please sign in</p></body></html>")
     (root / "photo.pdf").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 200)
     # pdfplumber raises on this page: its MediaBox holds a string where a number must be.
-    (root / "bad-mediabox.pdf").write_bytes(raw_pdf(b"BT /F1 12 Tf 72 700 Td (x) Tj ET").replace(b"612", b"(a)"))
+    (root / "bad-mediabox.pdf").write_bytes(raw_pdf([b"BT /F1 12 Tf 72 700 Td (x) Tj ET"]).replace(b"612", b"(a)"))
     (root / "second-copy-of-good.pdf").write_bytes(data)
     return root
 
@@ -147,7 +124,7 @@ def test_a_hung_task_is_stopped_and_the_others_finish():
 def test_a_pdf_that_makes_the_parser_hang_times_out(tmp_path: Path):
     # Two million text operators compressed into a few kB: pdfminer would grind for minutes.
     slow = tmp_path / "slow.pdf"
-    slow.write_bytes(raw_pdf(b"BT /F1 1 Tf 10 10 Td " + b"(ab) Tj " * 2_000_000 + b"ET"))
+    slow.write_bytes(raw_pdf([b"BT /F1 1 Tf 10 10 Td " + b"(ab) Tj " * 2_000_000 + b"ET"]))
     good = good_pdf(tmp_path / "good.pdf")
     config = ParseConfig(workers=2, timeout_s=2, timeout_per_page_s=0.5)
     result = parse_documents([slow, good], tmp_path, config)
