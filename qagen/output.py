@@ -18,7 +18,6 @@ from qagen.errors import QagenError
 
 MANIFEST = "manifest.json"
 LOCK = ".qagen.lock"
-REPORT = "report.html"
 SWEEP = "topics_sweep.json"  # written by `qagen topics --sweep`
 OTHER_FILES = (MANIFEST, LOCK, SWEEP)
 

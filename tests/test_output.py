@@ -35,11 +35,10 @@ def test_the_lock_is_one_writer_at_a_time_and_says_who_waits(tmp_path):
         pass
 
 
-def test_score_leaves_the_report_to_a_build_that_holds_the_folder(tmp_path):
-    from qagen.commands.score import _refresh_report
-    from qagen.config import Config
+def test_score_and_review_leave_the_report_to_a_build_that_holds_the_folder(tmp_path):
+    from qagen.commands.report import rerender_report
 
     write_json(tmp_path / MANIFEST, {})
     with FileLock(str(tmp_path / LOCK)):
-        assert _refresh_report(tmp_path, Config()) is None
+        assert rerender_report(tmp_path) is None
     assert not (tmp_path / "report.html").exists()

@@ -11,6 +11,8 @@
 * :mod:`qagen.commands.export` — :func:`~qagen.commands.export.export`: the splits in Ragas,
   DeepEval, Hugging Face or CSV field names;
 * :mod:`qagen.commands.inspect` — :func:`~qagen.commands.inspect.inspect_dir`: what a build holds.
+* :mod:`qagen.commands.report` — :func:`~qagen.commands.report.rerender_report`: the report again
+  after ``score`` or ``review import`` changed what it shows, unless a build holds the folder.
 
 Commands open an output folder through :class:`qagen.output.OutputFolder` (artifact paths,
 manifest, lock) and call the domain packages (``qagen.ingest``, ``qagen.topics``, ``qagen.folds``,

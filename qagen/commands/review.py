@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from qagen.io import display_name
-from qagen.output import MANIFEST, OutputFolder
+from qagen.output import OutputFolder
 from qagen.records import Item, Section
 from qagen.review.labels import (
     CHECK_HELP,
@@ -206,17 +206,14 @@ def refresh_report(out_dir: PathLike) -> Path | None:
     """
     import warnings
 
-    from qagen.report import REPORT_FILE, write_report
+    from qagen.commands.report import rerender_report
+    from qagen.report import REPORT_FILE
 
     out = Path(out_dir)
-    folder = OutputFolder(out)
-    if not folder.has(REPORT_FILE) or not folder.has(MANIFEST):
+    if not OutputFolder(out).has(REPORT_FILE):
         return None
     try:
-        with folder.lock(_busy):
-            return write_report(out)
-    except ReviewError:
-        return None  # a build is running; it renders the report itself
+        return rerender_report(out)  # None while a build holds the folder: it renders the report itself
     except (OSError, ValueError, KeyError) as exc:
         warnings.warn(
             f"verdicts imported, but {out / REPORT_FILE} was not updated ({type(exc).__name__}: {exc}); "

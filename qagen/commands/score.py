@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 
 def score_command(
@@ -39,6 +38,7 @@ def score_command(
     Raises:
         ConfigError, FileNotFoundError, ScoreError, LLMError, LLMSpecError: as the API raises them.
     """
+    from qagen.commands.report import rerender_report
     from qagen.config import load_config
     from qagen.score import SCORES_FILE, rows_path, score
     from qagen.score.results import format_summary
@@ -47,22 +47,7 @@ def score_command(
     scores = score(out, answers, judge=judge, config=cfg, refusal_judge=refusal_judge, output=output, progress=progress)
     target = Path(output) if output else Path(out) / SCORES_FILE
     lines = [format_summary(scores), f"wrote {target} and {rows_path(target)}"]
-    report = _refresh_report(Path(out), cfg) if output is None else None
+    report = rerender_report(out, cfg.report) if output is None else None
     if report is not None:
         lines.append(f"updated {report}")
     return "\n".join(lines)
-
-
-def _refresh_report(out: Path, config: Any) -> Path | None:
-    """Re-render ``OUT/report.html`` so it shows the scores; None when a build holds the folder (it renders its own)."""
-    from qagen.output import MANIFEST, FolderBusyError, OutputFolder
-    from qagen.report import write_report
-
-    folder = OutputFolder(out)
-    if not folder.has(MANIFEST):
-        return None
-    try:
-        with folder.lock():
-            return write_report(out, config.report)
-    except FolderBusyError:
-        return None
