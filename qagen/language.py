@@ -19,6 +19,9 @@ from typing import Any
 
 from qagen.records import Section
 
+# The languages qagen writes offline questions in (qagen/generate/forms) and whose function words it
+# knows when a text's language is not known (titles, subjects, a question's opening)
+QUESTION_LANGUAGES = ("en", "nl", "de", "fr", "es", "it", "pt")
 DOCUMENT_SAMPLE_CHARS = 3000  # first characters of a document that decide its language
 MIN_CONFIDENCE = 0.5  # below this posterior probability a text's language counts as unknown
 _NO_LANGUAGE = frozenset({"zxx", "und"})  # py3langid's "no linguistic content"
@@ -159,3 +162,13 @@ def _head(texts: Iterable[str], max_chars: int) -> str:
         parts.append(text[: max_chars - size])
         size += len(parts[-1]) + 1
     return "\n".join(parts)
+
+
+@lru_cache(maxsize=32)
+def function_words(languages: tuple[str, ...] = QUESTION_LANGUAGES) -> frozenset[str]:
+    """The stop words of ``languages`` (stopwordsiso's lists), NFKC case-folded."""
+    import unicodedata
+
+    import stopwordsiso
+
+    return frozenset(unicodedata.normalize("NFKC", w).casefold() for w in stopwordsiso.stopwords(list(languages)))

@@ -15,11 +15,12 @@ count as the same.
 
 from __future__ import annotations
 
-import functools
 import re
+import unicodedata
 from typing import TYPE_CHECKING
 
 from qagen.filters.base import FilterContext, ItemFilter, Reject
+from qagen.language import QUESTION_LANGUAGES, function_words
 from qagen.records import Item
 
 if TYPE_CHECKING:
@@ -67,16 +68,7 @@ def other_language(text: str, expected: str) -> str | None:
     return str(code)
 
 
-# The languages whose function words are looked for at the start of a question (the ones qagen asks in).
-FRAME_LANGUAGES = ("en", "nl", "de", "fr", "es", "it", "pt")
-FRAME_WORDS = 3
-
-
-@functools.lru_cache(maxsize=16)
-def _function_words(language: str) -> frozenset[str]:
-    import stopwordsiso
-
-    return frozenset(w.casefold() for w in stopwordsiso.stopwords(language))
+FRAME_WORDS = 3  # the opening words of a question whose function words tell its language
 
 
 def opens_in(text: str, expected: str) -> str | None:
@@ -89,13 +81,13 @@ def opens_in(text: str, expected: str) -> str | None:
     words of the prose must be another language's function words and none the expected one's.
     """
     want = expected.split("-")[0].lower()
-    if want not in FRAME_LANGUAGES:
+    if want not in QUESTION_LANGUAGES:
         return None
-    opening = [w.casefold() for w in prose(text).split()[:FRAME_WORDS]]
-    if len(opening) < FRAME_WORDS or any(w in _function_words(want) for w in opening):
+    opening = [unicodedata.normalize("NFKC", w).casefold() for w in prose(text).split()[:FRAME_WORDS]]
+    if len(opening) < FRAME_WORDS or any(w in function_words((want,)) for w in opening):
         return None
-    for code in FRAME_LANGUAGES:
-        if code != want and sum(w in _function_words(code) for w in opening) >= 2:
+    for code in QUESTION_LANGUAGES:
+        if code != want and sum(w in function_words((code,)) for w in opening) >= 2:
             return code
     return None
 

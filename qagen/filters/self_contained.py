@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from qagen.filters.base import FilterContext, ItemFilter, Reject
 from qagen.filters.grounding import is_content, stop_words, words
+from qagen.language import QUESTION_LANGUAGES
 from qagen.records import Item, Section
 
 if TYPE_CHECKING:
@@ -230,7 +231,7 @@ def corpus_words(sections: Iterable[Section]) -> CorpusWords:
     return CorpusWords(len(per_doc), freq, {d: frozenset(w) for d, w in per_doc.items()})
 
 
-TITLE_LANGUAGES = ("en", "nl", "de", "fr", "es", "it", "pt")
+TITLE_LANGUAGES = QUESTION_LANGUAGES
 
 
 def title_words(titles: Mapping[str, str]) -> dict[str, frozenset[str]]:

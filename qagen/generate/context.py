@@ -9,7 +9,6 @@ earlier stages wrote.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -19,6 +18,7 @@ from pathlib import PurePath
 from qagen.config import GenerateConfig
 from qagen.generate.subjects import is_byline
 from qagen.io import sha256_text
+from qagen.language import QUESTION_LANGUAGES, function_words
 from qagen.records import Document, FoldAssignment, Page, Section, Source, Split
 
 
@@ -187,14 +187,7 @@ def _usable_title(title: str) -> bool:
     if not title or is_byline(title) or re.search(r"[^\W\d_]{3}", title) is None:
         return False
     first = title.split()[0]
-    return not (first.islower() and first.isalpha() and first in _function_words())
-
-
-@functools.lru_cache(maxsize=1)
-def _function_words() -> frozenset[str]:
-    import stopwordsiso
-
-    return frozenset(stopwordsiso.stopwords(["en", "nl", "de", "fr", "es", "it", "pt"]))
+    return not (first.islower() and first.isalpha() and first.casefold() in function_words())
 
 
 def _humanize(path: str) -> str:
@@ -216,4 +209,4 @@ def _humanize(path: str) -> str:
 
 
 # language codes a file name may carry as a segment of its own ("nl__manual.pdf", "faq.de.html")
-_LANGUAGE_CODES = frozenset(["en", "nl", "de", "fr", "es", "it", "pt"])
+_LANGUAGE_CODES = frozenset(QUESTION_LANGUAGES)

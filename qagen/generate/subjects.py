@@ -15,6 +15,7 @@ import unicodedata
 from pathlib import PurePath
 
 from qagen.generate.text import word_set
+from qagen.language import function_words
 
 # "2.3 ", "10.1. ", "A.2 ", "IV. ", "§ 4 ", and the lone letters some PDFs put before headings ("f Standard ...").
 _NUMBERING = re.compile(
@@ -190,13 +191,6 @@ def subject_words(subject: str) -> set[str]:
     return {w.strip(".-") for w in words if len(w.strip(".-")) >= 2 and w.strip(".-") not in _GENERIC}
 
 
-@functools.lru_cache(maxsize=1)
-def _function_words() -> frozenset[str]:
-    import stopwordsiso
-
-    return frozenset(_fold(w) for w in stopwordsiso.stopwords(["en", "nl", "de", "fr", "es", "it", "pt"]))
-
-
 def names_subject(question: str, subject: str) -> bool:
     """True when ``question`` names ``subject``: one of its name-like words (LinkHaven, AX1800,
     multicol in "the multicol package") or at least half of its distinctive words.
@@ -211,7 +205,7 @@ def names_subject(question: str, subject: str) -> bool:
     files = {w for w in found if re.search(r"\w\.(?:sty|cls|mp|tex|dtx|py|js|sh)$", w)}
     found |= {w.rsplit(".", 1)[0] for w in files}  # "linguex.sty" names the linguex package
     # a function word of any language qagen asks in names nothing ("weten over" and "informatie over de FAQ")
-    matched = (wanted & found) - _function_words()
+    matched = (wanted & found) - function_words()
     if not matched:
         return False
     names = {_fold(w).strip(".-") for w in re.findall(r"[\w@+.-]+", subject) if namelike(w) or w.islower()}
