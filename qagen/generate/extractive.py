@@ -527,11 +527,10 @@ _DEBRIS = re.compile(r"\d{4}/\d{2}/\d{2}|\s\|\s|[∂∑∏∫√∞≤≥≠≈�
 _KIND_ORDER = ["money", "duration", "time", "quantity", "percent", "phone", "email", "url", "command"]
 
 
-_TAIL_AFTER_CODE = re.compile(r"\\[A-Za-z@]+(?:\{[^{}]*\}|\[[^\]]*\])*\s+([a-zà-ÿ]+)\b")
-
-
-# Words that join a code line to the rest of a sentence begun before it ("... i comandi \\pagestyle{fancy}
-# e lasciamo ..."): conjunctions and prepositions, not verbs ("\\maketitle is used to ..." is a sentence)
+# A command (with its arguments) then a comma or a word: when the word joins it to the rest of a sentence
+# begun before it ("\\inserttext instead of #1 for ...", "... i comandi \\pagestyle{fancy} e lasciamo ..."),
+# a conjunction or preposition, the unit is no statement; a verb makes one ("\\maketitle is used to ...")
+_TAIL_AFTER_CODE = re.compile(r"\\[A-Za-z@]+\d*(?:(,)|(?:\{[^{}]*\}|\[[^\]]*\])*\s+([a-zà-ÿ]+)\b)")
 _CONNECTOR_WORDS = {
     "en": "and or instead of to for with in on at by as than",
     "it": "e o di da per con su",
@@ -573,14 +572,12 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
         if re.search(r"(?:^|\s)\d{1,2}[A-ZÀ-Ý][a-zà-ÿ]*\s+[a-zà-ÿ]{3,}", unit.text):
             continue  # a footnote glued to its mark after a table cell ("\\Alph 1En próximas versiones ...")
         tail = _TAIL_AFTER_CODE.match(unit.text)
-        if tail and tail.group(1) in _CONNECTORS:
-            continue  # "\\pagestyle{fancy} e lasciamo ...": a code line, then a sentence begun before it
+        if tail and (tail.group(1) or tail.group(2) in _CONNECTORS):
+            continue  # "\\inserttext instead of ...", "\\pagestyle{fancy} e lasciamo ...": a sentence's tail
         if re.search(r"[⇒→⟹]|\b[a-z]{2,}- (?:\d{1,4} )?[a-z]{2,}\b", unit.text):
             continue  # a syntax line ("=⇒") or a line-end hyphen the PDF left ("exam- ple")
         if re.search(r"\s(?:\d{1,2}|[A-Z])\.$", unit.text):
             continue  # cut at a date or an initial ("Zivilgesetzbuch vom 10.")
-        if re.match(r"\\[A-Za-z@]+\d*(?: (?:instead|and|or|of|to|for|with|in|on|at|by|as|than)\b|,)", unit.text):
-            continue  # "\inserttext instead of #1 for ...": the tail of a sentence that began before
         if unit.text.count("{") != unit.text.count("}") or re.match(
             r"[A-Z][a-z]+[^s\W]s (?:the|a|an|all|its|their|whether|how|lists)\b", unit.text
         ):
