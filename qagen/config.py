@@ -181,7 +181,8 @@ class FoldsConfig(_Section):
     by_language: Literal["auto", "off"] = Field(
         "auto",
         description="auto: split each language's topics in two on its own, so every language with two or more "
-        "topics has sections in both folds; off: split all topics together (the folds may follow the languages)",
+        "topics and 10 sections has sections in both folds; off: split all topics together (the folds may "
+        "follow the languages)",
     )
     few_topics: Literal["error", "documents"] = Field(
         "error",
@@ -192,6 +193,12 @@ class FoldsConfig(_Section):
         "warn",
         description="when no split meets min_fold_ratio: warn and keep the most balanced one (the build goes on), "
         "or stop with an error",
+    )
+    criterion: Literal["separation", "score"] = Field(
+        "separation",
+        description="which balanced split wins: separation (the folds furthest apart at their closest pair of "
+        "topics, so a question of one fold is least likely answered by the other) or score (the paper's: mean "
+        "of the closest-pair and mean-pair distances)",
     )
 
 

@@ -96,6 +96,24 @@ def test_min_fold_ratio_goes_beyond_two_clusters():
     assert balanced.chosen_["n_clusters"] > 2 or balanced.chosen_["linkage"] == "axis"
 
 
+def test_separation_keeps_the_widest_gap_that_leaves_balanced_folds():
+    # two pairs of close topics 9 apart, and a small topic far away that every two-cluster cut isolates
+    centers = np.array([[0.0, 0.0], [1.0, 0.0], [10.0, 0.0], [11.0, 0.0], [60.0, 0.0]])
+    topics = np.repeat(np.arange(5), [30, 30, 30, 30, 6])
+    x = centers[topics] + np.random.default_rng(0).normal(scale=0.05, size=(126, 2))
+    units = np.arange(126) // 3
+    fb = FoldBuilder(min_fold_ratio=0.3, criterion="separation").fit(x, topics, units)
+    folds = fb.topic_folds_
+    assert folds[0] == folds[1] and folds[2] == folds[3] and folds[0] != folds[2]
+    assert fb.metrics_["min_fold_distance"] == pytest.approx(9.0, abs=0.1)
+    assert fb.chosen_["linkage"] == "spacing" and fb.chosen_["n_clusters"] == 3
+    euclidean_cuts = [c for c in fb.candidates_ if c["distance"] == "euclidean" and c["linkage"] != "spacing"]
+    assert euclidean_cuts and all(c["status"] == "rejected" for c in euclidean_cuts)  # each isolates topic 4
+    # the paper's score may pick another balanced split, never a wider one
+    paper = FoldBuilder(min_fold_ratio=0.3).fit(x, topics, units)
+    assert paper.metrics_["min_fold_distance"] <= fb.metrics_["min_fold_distance"] + 1e-9
+
+
 def test_no_split_meeting_the_ratio_keeps_the_most_balanced_and_warns():
     # three topics of 40, 5 and 5 sections: no split reaches 0.9; the best is 10 vs 40
     x = np.array([[0.0], [10.0], [20.0]]).repeat([40, 5, 5], axis=0)
@@ -174,6 +192,7 @@ def test_to_records():
         ({"max_clusters": 11}, "max_clusters must be"),
         ({"seed": -1}, "seed must be"),
         ({"seed": True}, "seed must be"),
+        ({"criterion": "balance"}, "criterion must be one of"),
     ],
 )
 def test_bad_params(kwargs, message):
@@ -293,3 +312,32 @@ def test_one_topic_splits_whole_documents_when_asked():
     assert {r.topic_id for r in fb.to_records([f"s{i}" for i in range(120)])} == {0}
     with pytest.raises(ValueError, match="needs docs"):
         FoldBuilder(few_topics="documents").fit(x, topics, units)
+
+
+def test_split_yields_the_two_iterations_for_scikit_learn():
+    from sklearn.linear_model import LinearRegression
+    from sklearn.model_selection import cross_val_score
+
+    rng = np.random.default_rng(0)
+    centers = rng.normal(scale=5, size=(6, 3))
+    topics = np.repeat(np.arange(6), 40)
+    x = centers[topics] + rng.normal(scale=0.3, size=(240, 3))
+    units = np.arange(240) // 4
+    fb = FoldBuilder(min_fold_ratio=0.3, seed=0)
+    pairs = list(fb.split(x, topics, units))
+    assert len(pairs) == fb.get_n_splits() == 2
+    (given1, held1), (given2, held2) = pairs
+    assert np.array_equal(given1, held2) and np.array_equal(held1, given2)
+    assert not set(given1) & set(held1)
+    assert np.array_equal(np.sort(np.concatenate([given1, held1])), np.flatnonzero(fb.status_ == "kept"))
+    assert set(topics[given1]).isdisjoint(topics[held1]) and set(units[given1]).isdisjoint(units[held1])
+    assert (fb.fold_[given1] == 1).all() and (fb.fold_[held1] == 2).all()
+    # one part of each fold only
+    val = list(FoldBuilder(min_fold_ratio=0.3, seed=0).split(x, topics, units, part="test"))
+    assert (fb.split_[val[0][0]] == "test").all() and set(val[0][0]) < set(given1)
+    # scikit-learn takes it as cv=: a linear target is learnt on one fold's topics, scored on the other's
+    y = x @ np.array([1.0, -2.0, 0.5]) + rng.normal(scale=0.01, size=240)
+    scores = cross_val_score(LinearRegression(), x, y, cv=pairs)
+    assert scores.shape == (2,) and (scores > 0.99).all()
+    with pytest.raises(ValueError, match="part must be"):
+        next(FoldBuilder().split(x, topics, units, part="train"))

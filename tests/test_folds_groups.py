@@ -54,3 +54,20 @@ def test_one_group_is_the_plain_method():
     plain = FoldBuilder().fit(x, topics, units)
     same = FoldBuilder().fit(x, topics, units, groups=np.array(["en"] * 180))
     assert plain.topic_folds_ == same.topic_folds_ and plain.candidates_ == same.candidates_
+
+
+def test_a_language_with_few_sections_is_not_split():
+    """Two topics of four sections each in Portuguese (one small document cut in two, as HDBSCAN
+    does on a handful of sections): they stay together, so neither half answers the other's questions."""
+    x, topics, units, language = _two_languages()
+    rng = np.random.default_rng(1)
+    x = np.vstack([x, 20 + rng.normal(scale=0.05, size=(4, 4)), 20.3 + rng.normal(scale=0.05, size=(4, 4))])
+    topics = np.concatenate([topics, [6] * 4, [7] * 4])
+    units = np.concatenate([units, [1000, 1000, 1001, 1001, 1002, 1002, 1003, 1003]])
+    language = np.concatenate([language, ["pt"] * 8])
+    fb = FoldBuilder(min_fold_ratio=0.3).fit(x, topics, units, groups=language)
+    assert fb.topic_folds_[6] == fb.topic_folds_[7]
+    assert fb.whole_groups_ == {"pt": "too few sections to split (8 < 10)"}
+    assert any(w.startswith("groups: pt: too few sections to split (8 < 10); all its 8 sections") for w in fb.warnings_)
+    for lang in ("it", "nl"):  # the large languages are still in both folds
+        assert {int(f) for f in fb.fold_[(language == lang) & (fb.status_ == "kept")]} == {1, 2}, lang

@@ -58,6 +58,7 @@ def params(draw):
         "sample_test_share": draw(st.sampled_from([None, None, 0.2, 0.5, 1.0])),
         "max_clusters": draw(st.integers(2, 6)),
         "seed": draw(st.integers(0, 1000)),
+        "criterion": draw(st.sampled_from(["score", "separation"])),
     }
 
 
@@ -182,3 +183,47 @@ def test_other_seed_changes_only_split_and_sample(seed):
     assert a.topic_folds_ == b.topic_folds_ and a.candidates_ == b.candidates_
     assert (a.fold_ == b.fold_).all()
     assert a.unit_splits_ != b.unit_splits_ or (a.sampled_ != b.sampled_).any()
+
+
+@st.composite
+def clean_layouts(draw):
+    """Up to 8 topics in random places, every unit holding one topic (no conflicts), random sizes."""
+    seed = draw(st.integers(0, 2**32 - 1))
+    n_topics = draw(st.integers(2, 8))
+    sizes = draw(st.lists(st.integers(1, 30), min_size=n_topics, max_size=n_topics))
+    rng = np.random.default_rng(seed)
+    centers = rng.normal(scale=draw(st.sampled_from([0.5, 3.0])), size=(n_topics, 3))
+    topics = np.repeat(np.arange(n_topics), sizes)
+    x = centers[topics] + rng.normal(scale=0.05, size=(topics.size, 3))
+    return x, topics, np.arange(topics.size)  # one section per unit
+
+
+@settings(max_examples=150, deadline=None)
+@given(clean_layouts(), st.sampled_from([0.0, 0.1, 0.3, 0.6, 0.9]))
+def test_separation_finds_the_widest_balanced_split(layout, min_ratio):
+    """Against every bipartition of the topics: with no unit mixing two topics, criterion=separation
+    keeps the folds exactly as far apart as the best split meeting the ratio allows."""
+    from itertools import product
+
+    from scipy.spatial.distance import cdist
+
+    x, topics, units = layout
+    fb = FoldBuilder(min_fold_ratio=min_ratio, criterion="separation").fit(x, topics, units)
+    n = int(topics.max()) + 1
+    centroids = np.array([x[topics == t].mean(axis=0) for t in range(n)])
+    sizes = np.bincount(topics)
+    best = None
+    for bits in product([False, True], repeat=n - 1):
+        side = np.array([True, *bits])
+        if side.all():
+            continue
+        small, large = sorted([sizes[side].sum(), sizes[~side].sum()])
+        if small / large >= min_ratio:
+            gap = cdist(centroids[side], centroids[~side]).min()
+            best = gap if best is None else max(best, gap)
+    if best is None:  # no split meets the ratio: the most balanced one is kept, with a warning
+        assert fb.chosen_["reason"].startswith("below min_fold_ratio")
+        event("no split meets the ratio")
+        return
+    assert fb.metrics_["min_fold_distance"] == pytest.approx(best, rel=1e-9)
+    assert fb.metrics_["small_fold_ratio"] >= min_ratio

@@ -43,3 +43,23 @@ def test_documents_covering_every_topic_fall_back_to_pages_and_say_why():
     assert note.startswith("auto: per page, as ") and "documents need 50%" in note
     # per page, each manual keeps its sections in both folds: the metric says so
     assert builder.metrics_["documents_in_both_folds"] == 4 and builder.metrics_["documents_nothing_kept"] == 0
+
+
+def test_the_folds_settings_reach_the_builder():
+    """fit_section_folds hands every [folds] setting to FoldBuilder (criterion, ratio, clusters, imbalance)."""
+    from qagen.config import FoldsConfig
+    from qagen.folds.sections import fit_section_folds
+    from qagen.records import Page, Section
+
+    x, topics, _, docs = _corpus(docs_per_topic_mix=False)
+    sections = [Section(f"s{i}", f"d{docs[i]}", f"d{docs[i]}.pdf", "H", "text", 1, 1, i) for i in range(160)]
+    page_recs = [Page(f"p{p}", f"d{docs[2 * p]}", (f"s{2 * p}", f"s{2 * p + 1}"), "t", 10) for p in range(80)]
+    config = FoldsConfig(
+        unit="page", criterion="score", min_fold_ratio=0.2, max_clusters=4, on_imbalance="error", test_size=0.3
+    )
+    builder, note = fit_section_folds(sections, page_recs, topics, x, config, seed=3, eligible=[True] * 160)
+    params = builder.get_params()
+    assert note == "" and params["unit"] == "page" and params["criterion"] == "score"
+    assert (params["min_fold_ratio"], params["max_clusters"], params["on_imbalance"]) == (0.2, 4, "raise")
+    assert (params["test_size"], params["seed"], params["samples_total"]) == (0.3, 3, 200)
+    assert FoldsConfig().criterion == "separation"

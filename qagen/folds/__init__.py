@@ -11,10 +11,16 @@ outliers) and a unit id per section (an emulated page or a document), and works 
 2. **Choice.** Each candidate's score is the mean of the single-linkage (closest pair) and
    average-linkage (mean pair) *Euclidean* distance between the two folds' topic centroids. A
    candidate is rejected when a fold is empty, or when small fold / large fold, counted in sections
-   kept after step 3, is below ``min_fold_ratio``. The highest score wins; ties go to the better
-   balance, then to the earlier candidate. If no two-cluster candidate qualifies, every split of
-   each dendrogram cut into 3..``max_clusters`` clusters is tried the same way; if still none
-   qualifies, ``ValueError`` lists what was tried. Fold 1 is the fold with more kept sections.
+   kept after step 3, is below ``min_fold_ratio``. With a ratio above 0, the most separated
+   balanced split is a candidate too: the topics' single-linkage tree cut at its widest gap whose
+   components can still be shared out into two halves meeting the ratio. If no two-cluster
+   candidate qualifies, cuts along the topics' main axis and every split of each dendrogram cut
+   into 3..``max_clusters`` clusters are tried the same way. The winner is the highest score
+   (``criterion="score"``, the paper's; ties go to the better balance) or the largest closest-pair
+   distance between the folds (``criterion="separation"``; ties go to the better balance, then
+   the score); then the earlier candidate. If none qualifies, the most balanced split is kept with
+   a warning (``on_imbalance="warn"``) or ``ValueError`` lists what was tried
+   (``on_imbalance="raise"``). Fold 1 is the fold with more kept sections.
 3. **Conflicts.** Every section of a unit holding non-outlier sections of both folds is removed
    (``status "conflict"``), so no page can answer questions of both folds.
 4. **Validation/test.** Each fold's units are shuffled (seeded) and taken into test while that

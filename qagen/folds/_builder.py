@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
@@ -47,7 +47,13 @@ class FoldBuilder:
             With neither, every kept section is sampled.
         max_clusters: When no two-cluster candidate meets ``min_fold_ratio``, also try every split of
             the dendrogram cut into 3..``max_clusters`` clusters (2 = paper behaviour only), and every
-            cut of the topics along their centroids' main axis.
+            cut of the topics along their centroids' main axis. With ``min_fold_ratio`` above 0 the
+            most separated balanced split is always tried too: the topics' single-linkage tree cut
+            at its widest gap that still leaves two halves meeting the ratio.
+        criterion: Which qualifying candidate wins: ``"score"``, the paper's (mean of the
+            closest-pair and mean-pair distance between the folds), or ``"separation"``: the folds
+            furthest apart at their closest pair of topics (what decides whether a question of
+            one fold is answerable from the other), ties going to the better balance.
         on_imbalance: When still nothing meets ``min_fold_ratio``: ``"warn"`` keeps the most balanced
             split found and says so in ``warnings_``; ``"raise"`` raises ValueError.
         few_topics: With fewer than two non-outlier topics: ``"raise"`` (ValueError), or
@@ -70,7 +76,8 @@ class FoldBuilder:
         metrics_: Separation and coverage metrics (JSON-ready; see the package docstring).
         warnings_: Problems that did not stop the fit (e.g. a fold with one unit has no test part).
         whole_groups_: With ``groups``: each group that went whole into one fold, and why ("one
-            topic", "no split keeps both halves"); empty without groups.
+            topic", "too few sections to split (n < 10)", "no split keeps both halves"); empty
+            without groups.
     """
 
     def __init__(
@@ -89,6 +96,7 @@ class FoldBuilder:
         seed: int | None = 0,
         on_imbalance: Literal["warn", "raise"] = "warn",
         few_topics: Literal["raise", "documents"] = "raise",
+        criterion: Literal["separation", "score"] = "score",
     ) -> None:
         self.n_folds = n_folds
         self.distance = distance
@@ -103,13 +111,15 @@ class FoldBuilder:
         self.seed = seed
         self.on_imbalance = on_imbalance
         self.few_topics = few_topics
-        self._distances, self._linkages = _checks.check_params(self.get_params())
+        self.criterion = criterion
+        distances, linkages = _checks.check_params(self.get_params())
+        self._search = _candidates.Search(distances, linkages, min_fold_ratio, max_clusters, criterion)
 
     def get_params(self) -> dict[str, Any]:
         """The constructor parameters, as given."""
         names = ("n_folds", "distance", "linkage", "unit", "test_size", "min_fold_ratio")
         names += ("samples_total", "samples_per_fold", "sample_test_share", "max_clusters", "seed", "on_imbalance")
-        names += ("few_topics",)
+        names += ("few_topics", "criterion")
         return {k: getattr(self, k) for k in names}
 
     def __repr__(self) -> str:
@@ -138,8 +148,9 @@ class FoldBuilder:
                 section; the sample quotas are shared by the eligible kept sections.
             groups: Optional group per section (for example each document's language). The
                 topics of each group are split in two on their own and the halves joined, so
-                every group with two or more topics has sections in both folds; a group with one
-                topic goes whole to the smaller fold (noted in ``warnings_``).
+                every group with two or more topics and at least 10 sections has sections in both
+                folds; a group with one topic or fewer sections goes whole to the smaller fold
+                (noted in ``warnings_``): its few topics are parts of one or two documents.
 
         Returns:
             self, fitted.
@@ -159,9 +170,7 @@ class FoldBuilder:
             if np.unique(group_codes[data.topic >= 0]).size < 2:
                 group_codes = None  # one group: the plain method
         if group_codes is not None:
-            chosen, cands, notes, whole = _candidates.grouped(
-                data, group_codes, group_ids, self._distances, self._linkages, self.min_fold_ratio, self.max_clusters
-            )
+            chosen, cands, notes, whole = _candidates.grouped(data, group_codes, group_ids, self._search)
             self.whole_groups_ = {str(g): why for g, why in whole.items()}
             for note in notes:
                 self._warn(f"groups: {note}")
@@ -173,10 +182,8 @@ class FoldBuilder:
                 self._warn("groups: joining the groups' halves left a fold empty; the topics are split as one corpus")
                 group_codes, self.whole_groups_ = None, {}
         if group_codes is None and chosen is None:
-            cands = _candidates.candidates(
-                data, self._distances, self._linkages, self.min_fold_ratio, self.max_clusters
-            )
-            chosen = _candidates.choose(cands)
+            cands = _candidates.candidates(data, self._search)
+            chosen = _candidates.choose(cands, self.criterion)
         if chosen is None and group_codes is None and self.on_imbalance == "warn":
             chosen = _candidates.best_effort(cands, self.min_fold_ratio)
             if chosen is not None:
@@ -208,12 +215,52 @@ class FoldBuilder:
         self._set_attributes(data, chosen, fold, status, split, sampled, unit_split, conflict_units)
         self.metrics_ = _metrics.compute(data, chosen, fold, status, split, sampled, doc_codes)
         self.metrics_["unit"] = self.unit
+        self.metrics_["criterion"] = self.criterion
         self.metrics_["pseudo_topics"] = "documents" if pseudo else None
         if pseudo:  # the folds hold documents, not topics: keep the real labels, no topic -> fold map
             self.section_topics_ = np.asarray(original, dtype=np.int64)
             self.topic_folds_ = {}
         self.metrics_["test_size"] = float(self.test_size)
         return self
+
+    def split(
+        self,
+        embeddings: Any,
+        topics: Any,
+        units: Any,
+        *,
+        part: Literal["validation", "test"] | None = None,
+        **fit_args: Any,
+    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Fit, then yield the two cross-evaluation iterations as scikit-learn style index pairs.
+
+        Iteration 1 is ``(fold 1's kept sections, fold 2's kept sections)``: what a system is
+        given (the loaded corpus, or training data) and what it is tested on from topics it never
+        saw; iteration 2 is the reverse. Outliers and removed sections are in neither. With
+        ``part``, both arrays keep only that part's sections. Usable wherever scikit-learn takes
+        ``cv=``: ``cross_val_score(model, X, y, cv=list(builder.split(X, topics, units)))``.
+
+        Args:
+            embeddings, topics, units: As for :meth:`fit`.
+            part: ``"validation"`` or ``"test"`` to keep one part of each fold; None keeps both.
+            **fit_args: ``docs``, ``eligible`` or ``groups``, passed to :meth:`fit`.
+
+        Yields:
+            ``(given, held_out)`` pairs of sorted int64 section indices, disjoint, no unit in both.
+        """
+        if part not in (None, "validation", "test"):
+            raise ValueError(f"part must be None, 'validation' or 'test'; got {part!r}")
+        self.fit(embeddings, topics, units, **fit_args)
+        kept = self.status_ == "kept"
+        if part is not None:
+            kept &= self.split_ == part
+        folds = [np.flatnonzero(kept & (self.fold_ == f)).astype(np.int64) for f in (1, 2)]
+        yield folds[0], folds[1]
+        yield folds[1], folds[0]
+
+    def get_n_splits(self, X: Any = None, y: Any = None, groups: Any = None) -> int:
+        """The number of iterations :meth:`split` yields (scikit-learn's splitter protocol): 2."""
+        return self.n_folds
 
     def _reset(self) -> None:
         for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:

@@ -20,6 +20,22 @@ class Data:
     dist: np.ndarray
 
 
+@dataclass(frozen=True)
+class Search:
+    """How candidates are made and chosen: the FoldBuilder settings that shape the search."""
+
+    distances: tuple[str, ...]
+    linkages: tuple[str, ...]
+    min_ratio: float
+    max_clusters: int
+    criterion: str = "separation"  # or "score", the paper's
+
+
+# A group (language) with fewer non-outlier sections than this goes whole into one fold: its few
+# topics are usually parts of one or two documents, and splitting them puts near neighbours apart.
+GROUP_MIN_SECTIONS = 10
+
+
 @dataclass
 class Candidate:
     """One way to split the topics in two, with its score and balance."""
@@ -126,14 +142,15 @@ def _judge(c: Candidate, min_ratio: float) -> Candidate:
     return c
 
 
-def candidates(
-    data: Data, distances: tuple[str, ...], linkages: tuple[str, ...], min_ratio: float, max_clusters: int
-) -> list[Candidate]:
-    """Paper candidates (2 clusters per distance × linkage); if none is balanced enough, bipartitions
-    of finer dendrogram cuts (3..max_clusters clusters), each distinct split once."""
+def candidates(data: Data, search: Search) -> list[Candidate]:
+    """Paper candidates (2 clusters per distance × linkage), then, with a balance floor, the most
+    separated balanced split (:func:`spacing_splits`); if no paper candidate is balanced enough,
+    splits along the topics' main axis and bipartitions of finer dendrogram cuts (3..max_clusters
+    clusters) too, each distinct split once."""
     from scipy.cluster.hierarchy import cut_tree
 
-    pairs = [(d, k) for d in distances for k in linkages if d == "euclidean" or k != "ward"]
+    min_ratio, max_clusters = search.min_ratio, search.max_clusters
+    pairs = [(d, k) for d in search.distances for k in search.linkages if d == "euclidean" or k != "ward"]
     zero = np.linalg.norm(data.centroids, axis=1) < 1e-12
     out: list[Candidate] = []
     trees: dict[tuple[str, str], np.ndarray] = {}
@@ -147,9 +164,20 @@ def candidates(
         trees[(d, k)] = dendrogram(data.centroids, d, k)
         side = cut_tree(trees[(d, k)], n_clusters=2).ravel() == 0
         out.append(_judge(evaluate(data, side, (len(out), d, k, 2)), min_ratio))
-    if any(c.status == "ok" for c in out):
-        return out
     seen = {_key(c.fold_of_topic) for c in out if c.status != "skipped"}
+    paper_ok = any(c.status == "ok" for c in out)
+    if min_ratio > 0:  # with the paper's rule (0) its own single-linkage split is already the widest gap
+        for n, side in spacing_splits(data):  # the widest gap that still leaves two balanced halves
+            key = _key(np.where(side, 1, 2))
+            if key in seen:
+                continue
+            seen.add(key)
+            c = _judge(evaluate(data, side, (len(out), "euclidean", "spacing", n)), min_ratio)
+            out.append(c)
+            if c.status == "ok":
+                break
+    if paper_ok:
+        return out
     for side in axis_sweep(data):  # balanced splits along the topics' main direction
         key = _key(np.where(side, 1, 2))
         if key not in seen:
@@ -189,6 +217,51 @@ def axis_sweep(data: Data) -> list[np.ndarray]:
     return sides
 
 
+def spacing_splits(data: Data):
+    """Balanced splits that keep close topics together, widest gap first.
+
+    Cutting the topics' single-linkage tree (Euclidean) into ``n`` components leaves every pair of
+    components at least the ``n``-th widest gap apart, so any split that keeps each component
+    whole has at least that distance between its folds. For n = 2, 3, ... the components are put
+    on two sides so that their sections come as close to half and half as possible (exact
+    subset sums); the caller stops at the first split balanced enough after conflict removal.
+    Yields ``(n, side)``.
+    """
+    from scipy.cluster.hierarchy import cut_tree, linkage
+
+    n_topics = data.centroids.shape[0]
+    if n_topics < 3:
+        return
+    tree = linkage(data.centroids, method="single", metric="euclidean")
+    cuts = cut_tree(tree)  # column k: the cut into n_topics - k components
+    sizes = np.bincount(data.topic[data.topic >= 0], minlength=n_topics)
+    for n in range(2, n_topics + 1):
+        comp = cuts[:, n_topics - n]
+        side = _half(np.bincount(comp, weights=sizes, minlength=n).astype(np.int64))
+        yield n, side[comp]
+
+
+def _half(weights: np.ndarray) -> np.ndarray:
+    """Items (by weight) on one side so the side's total is as close to half as it can be:
+    a subset-sum table over the weights, read back from the reachable total nearest half
+    (the lower one on a tie)."""
+    total = int(weights.sum())
+    reach = np.zeros((weights.size + 1, total + 1), dtype=bool)
+    reach[0, 0] = True
+    for i, w in enumerate(weights.tolist()):
+        reach[i + 1] = reach[i]
+        if w:
+            reach[i + 1, w:] |= reach[i, : total + 1 - w]
+    sums = np.flatnonzero(reach[-1])
+    target = int(sums[np.argmin(np.abs(2 * sums - total))])
+    side = np.zeros(weights.size, dtype=bool)
+    for i in range(weights.size, 0, -1):  # walk back: take item i-1 when the target needs it
+        if not reach[i - 1, target]:
+            side[i - 1] = True
+            target -= int(weights[i - 1])
+    return side
+
+
 def best_effort(cands: list[Candidate], min_ratio: float) -> Candidate | None:
     """When no candidate meets ``min_ratio``: the most balanced one with two non-empty folds
     (ties: better score, then the earlier candidate), marked as chosen below the ratio."""
@@ -207,12 +280,17 @@ def _key(fold_of_topic: np.ndarray) -> bytes:
     return np.packbits(same).tobytes()
 
 
-def choose(cands: list[Candidate]) -> Candidate | None:
-    """Best score among qualifying candidates; ties → better balance → earlier candidate."""
+def choose(cands: list[Candidate], criterion: str = "separation") -> Candidate | None:
+    """The qualifying candidate whose folds are furthest apart at their closest pair of topics
+    (``separation``; ties → better balance → better score), or with the best paper score
+    (``score``; ties → better balance); then the earlier candidate."""
     ok = [c for c in cands if c.status == "ok"]
     if not ok:
         return None
-    best = max(ok, key=lambda c: (_sig(c.score), _sig(c.ratio), -c.id))
+    if criterion == "score":
+        best = max(ok, key=lambda c: (_sig(c.score), _sig(c.ratio), -c.id))
+    else:
+        best = max(ok, key=lambda c: (_sig(c.single), _sig(c.ratio), _sig(c.score), -c.id))
     best.status = "chosen"
     return best
 
@@ -241,20 +319,15 @@ def no_candidate_message(cands: list[Candidate], min_ratio: float, max_clusters:
 
 
 def grouped(
-    data: Data,
-    group: np.ndarray,
-    group_ids: list[Any],
-    distances: tuple[str, ...],
-    linkages: tuple[str, ...],
-    min_ratio: float,
-    max_clusters: int,
+    data: Data, group: np.ndarray, group_ids: list[Any], search: Search
 ) -> tuple[Candidate | None, list[Candidate], list[str], dict[Any, str]]:
     """Split the topics of each group (a language) in two on their own, then join the halves.
 
     Each topic belongs to the group most of its sections are in. Every group with two or more
     topics is split like a corpus of its own (same candidates, balance floor and fallback), and
     its larger half goes to whichever fold is smaller so far, so every language sits in both folds.
-    A group with one topic, or whose every split empties a fold, goes whole to the smaller fold,
+    A group with one topic, fewer than ``GROUP_MIN_SECTIONS`` sections, or whose every split
+    empties a fold, goes whole to the smaller fold,
     with a note. Returns the joined candidate (None if a fold stays empty), every group's
     candidates (their ``group`` set), the notes, and the groups put whole in one fold with why
     ("one topic" or "no split keeps both halves").
@@ -276,7 +349,8 @@ def grouped(
         if members.size == 0:
             continue
         half = None
-        if members.size >= 2:
+        n_sections = int(sizes[members].sum())
+        if members.size >= 2 and n_sections >= GROUP_MIN_SECTIONS:
             remap = np.full(n_topics, -1)
             remap[members] = np.arange(members.size)
             sub = Data(
@@ -287,11 +361,11 @@ def grouped(
                 centroids=data.centroids[members],
                 dist=data.dist[np.ix_(members, members)],
             )
-            cands = candidates(sub, distances, linkages, min_ratio, max_clusters)
+            cands = candidates(sub, search)
             for c in cands:
                 c.group = group_ids[g]
             out += cands
-            chosen = choose(cands) or best_effort(cands, min_ratio)
+            chosen = choose(cands, search.criterion) or best_effort(cands, search.min_ratio)
             if chosen is not None:
                 chosen.status = "chosen in group"  # the joined candidate is the one chosen
                 half = chosen.fold_of_topic
@@ -301,7 +375,13 @@ def grouped(
         if half is None:
             fold_of_topic[members] = small + 1
             totals[small] += sizes[members].sum()
-            whole.append((g, members, "one topic" if members.size == 1 else "no split keeps both halves"))
+            if members.size == 1:
+                why = "one topic"
+            elif n_sections < GROUP_MIN_SECTIONS:
+                why = f"too few sections to split ({n_sections} < {GROUP_MIN_SECTIONS})"
+            else:
+                why = "no split keeps both halves"
+            whole.append((g, members, why))
             continue
         larger, other = small + 1, 2 - small  # the group's larger half (its fold 1) to the smaller fold
         fold_of_topic[members] = np.where(half == 1, larger, other)
@@ -310,13 +390,13 @@ def grouped(
     kept_whole = {group_ids[g]: why for g, _, why in whole}
     if not ((fold_of_topic == 1).any() and (fold_of_topic == 2).any()):
         return None, out, notes, kept_whole
-    joined = _judge(evaluate(data, fold_of_topic == 1, (len(out), "per-group", "per-group", 2)), min_ratio)
+    joined = _judge(evaluate(data, fold_of_topic == 1, (len(out), "per-group", "per-group", 2)), search.min_ratio)
     for g, members, why in whole:  # told with the joined folds' numbers (fold 1 is the larger)
         n = int(sizes[members].sum())
         notes.append(f"{group_ids[g]}: {why}; all its {n} sections in fold {int(joined.fold_of_topic[members[0]])}")
     if joined.sections[1] == 0:
         return None, out, notes, kept_whole
     if joined.status != "ok":
-        joined.reason = f"below min_fold_ratio {min_ratio:g} after joining the groups"
+        joined.reason = f"below min_fold_ratio {search.min_ratio:g} after joining the groups"
     joined.status = "chosen"
     return joined, out, notes, kept_whole

@@ -11,6 +11,7 @@ import numpy as np
 DISTANCES = ("euclidean", "cosine")
 LINKAGES = ("single", "complete", "average", "ward")
 UNITS = ("page", "document")
+CRITERIA = ("separation", "score")
 MAX_CLUSTERS_CAP = 10
 
 
@@ -54,6 +55,8 @@ def check_params(p: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
         raise ValueError(f"test_size must be in (0, 1); got {p['test_size']!r}")
     if not _is_real(p["min_fold_ratio"]) or not 0 <= p["min_fold_ratio"] <= 1:
         raise ValueError(f"min_fold_ratio must be in [0, 1] (small fold / large fold); got {p['min_fold_ratio']!r}")
+    if p["criterion"] not in CRITERIA:
+        raise ValueError(f"criterion must be one of {list(CRITERIA)}; got {p['criterion']!r}")
     for name in ("samples_total", "samples_per_fold"):
         v = p[name]
         if v is not None and (not _is_int(v) or v < 1):

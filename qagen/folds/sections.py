@@ -65,6 +65,7 @@ def fit_section_folds(
             seed=seed,
             on_imbalance="raise" if config.on_imbalance == "error" else "warn",
             few_topics="documents" if config.few_topics == "documents" else "raise",
+            criterion=config.criterion,
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # the same warnings are in builder.warnings_

@@ -177,6 +177,7 @@ def fold_view(data: ReportData) -> dict[str, Any] | None:
     return {
         "chosen": {"distance": "", "linkage": "", **(data.folds.get("chosen") or {})},
         "unit": m.get("unit"),
+        "criterion": m.get("criterion"),
         "unit_choice": data.folds.get("unit_choice"),
         "metrics": metrics,
         "per_fold": per_fold,
