@@ -158,11 +158,12 @@ class FoldsConfig(_Section):
     )
     test_size: float = Field(0.2, gt=0, lt=1, description="share of each fold's kept sections (by unit) in test")
     min_fold_ratio: float = Field(
-        0.3,
+        0.5,
         ge=0,
         le=1,
         description="smallest allowed small fold / large fold, in sections kept after conflict removal "
-        "(0 = the paper's rule, which may isolate one outlying topic)",
+        "(0 = the paper's rule, which may isolate one outlying topic; a lower floor lets the folds lie further "
+        "apart at the cost of balance)",
     )
     samples_total: int = Field(200, gt=0, description="sections sampled for generation, over both folds and splits")
     samples_per_fold: int | None = Field(
