@@ -440,8 +440,8 @@ def build_mode(out: Path, results_path: Path, topic_sets: list[list[str]]) -> No
         "topics and the reduced space they were clustered in. Distances are Euclidean between topic centroids "
         "in that reduced space.",
         f"FoldBuilder with the [folds] defaults ({', '.join(f'{k}={v}' for k, v in params.items())}); "
-        f"min_fold_ratio 0 with criterion=score is the paper's rule; {cfg.min_fold_ratio:g} with criterion={cfg.criterion} is "
-        "qagen's default (FoldsConfig).",
+        f"min_fold_ratio 0 with criterion=score is the paper's rule; {cfg.min_fold_ratio:g} with "
+        f"criterion={cfg.criterion} is qagen's default (FoldsConfig).",
         "",
         "The paper's 6.7–8.2× and 55–84% come from 13,216 sections of 1,320 patient leaflets with 62–71 topics "
         "and 32–41% outliers; these are long LaTeX package manuals, each spanning many topics.",
