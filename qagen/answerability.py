@@ -34,6 +34,11 @@ Offline verdict (always), for each retrieved page, the strongest wins:
   item's answer (an MCQ's correct option) is there too: ROUGE recall
   (``splits.leakage_rouge_type``) in a passage at least ``splits.answerability_answer_rouge``,
   or embedding similarity to a passage at least ``splits.answerability_answer_similarity``.
+- ``answerable`` by ``same-document``: the question's own document is partly in the
+  corpus (with ``folds.unit = page`` its pages can fall in both folds) and one of those pages
+  holds the item's answer (ROUGE recall as above; similarity does not count, as all passages
+  of one document are alike), whatever the words around it (another chapter, the package's
+  documented code or its index often says it in other words).
 - ``uncertain``: the terms are covered as above but neither the heading nor the answer
   is found; or the question has no content terms at all.
 - ``unanswerable``: otherwise, e.g. a specific term is on no retrieved page ("Which
@@ -583,11 +588,22 @@ def check(
             terms, hits = _retrieve(item, index, units, ctx)
             retrieved[item.id] = ((s, f), terms, hits)
     sources = {it.id: [page_of.get(sid, "") for sid in it.source.section_ids] for it in items}
+    same_doc = {  # pages of the question's own document in the corpus it is asked against
+        it.id: [p.id for p in indexes[retrieved[it.id][0]].pages if p.doc_id == it.source.doc_id]
+        for it in items
+        if it.id in retrieved
+    }
     checked = {h["page_id"] for _c, _t, hits in retrieved.values() for h in hits}
     checked |= {pid for ids in sources.values() for pid in ids if pid in pages}
+    checked |= {pid for ids in same_doc.values() for pid in ids}
     ctx.vectors.add([answer_probe(it) for it in items] + [w for pid in sorted(checked) for w in ctx.page_passages(pid)])
     unanswerable = {
-        it.id: _offline(it, indexes[retrieved[it.id][0]], retrieved[it.id][1], retrieved[it.id][2], ctx)
+        it.id: _same_document(
+            _offline(it, indexes[retrieved[it.id][0]], retrieved[it.id][1], retrieved[it.id][2], ctx),
+            it,
+            same_doc[it.id],
+            ctx,
+        )
         for it in items
         if it.id in retrieved
     }
@@ -658,6 +674,27 @@ def _offline(
             best = row
     if best is not None:
         verdict.update(best)
+    return verdict
+
+
+def _same_document(verdict: dict[str, Any], item: Item, page_ids: Sequence[str], ctx: _Context) -> dict[str, Any]:
+    """A question whose own document is partly in the corpus it is asked against (its pages
+    split between the folds) is answerable when its answer's words are on one of those pages,
+    whatever the wording around it: another chapter, the package's documented code or its index
+    often says the same thing in other words, which the term checks miss. Only the words count
+    (ROUGE recall), not embedding similarity: every passage of one document is close to every
+    other in embedding space."""
+    if verdict["verdict"] == "answerable":
+        return verdict
+    probe = answer_probe(item)
+    for pid in page_ids:
+        rouge, sim = ctx.answer_evidence(probe, pid, item.language)
+        if rouge >= ctx.config.answerability_answer_rouge:
+            reason = "the question's own document is partly in this corpus, and this page of it holds the answer"
+            found = {"page_id": pid, "answer_rouge": round(rouge, 4), "verdict": "answerable"}
+            found["answer_similarity"] = None if sim is None else round(sim, 4)
+            shown = [p for p in verdict["pages"] if p["page_id"] != pid]
+            return {**verdict, **found, "check": "same-document", "reason": reason, "pages": [*shown, {"page_id": pid}]}
     return verdict
 
 

@@ -374,6 +374,47 @@ def test_specific_terms_and_answer_found_move_an_item():
     assert roles(kept, ("validation", 2)) == {"fndb": "answerable"} and roles(kept) == {"fndb": "unanswerable"}
 
 
+def _split_manual(implementation: str):
+    """The corpus with multicol cut in two pages in different folds (folds.unit = page): its user
+    guide in fold 2, its documented code (``implementation``) on a page of fold 1."""
+    sections, pages, assignments = corpus()
+    code = Section("multicol-s9", "multicol", "multicol.pdf", "9 Implementation", implementation, 9, 9, 9)
+    sections[code.id] = code
+    assignments.append(FoldAssignment(code.id, 4, "multicol-p9", "kept", 1, "validation"))
+    text = f"{code.heading}\n{code.text}"
+    pages.append(Page("multicol-p9", "multicol", (code.id,), text, len(text.split())))
+    return sections, pages, assignments
+
+
+def test_an_answer_on_a_page_of_the_same_document_in_the_other_fold_moves_the_item():
+    options = ("\\columnbreak", "\\newpage", "\\linebreak")
+    cloze = item(
+        "cloze",
+        'What command is missing from this sentence about the multicol package: "The ____ command forces a break '
+        'to the next column at this point"?',
+        options[0],
+        "multicol-s2",
+        2,
+        kind="mcq",
+        options=options,
+        answer_index=0,
+    )
+    code = "\\def\\columnbreak{\\penalty-\\@M} ends the current column: the macro puts a penalty in the list."
+    sections, pages, assignments = _split_manual(code)
+    res = build_splits([cloze], pages, assignments, SplitsConfig(), None, sections)
+    verdict = rows(res)["cloze"]["answerability"]
+    assert verdict["answerable"] and verdict["check"] == "same-document" and verdict["page_id"] == "multicol-p9"
+    assert roles(res) == {}  # never asked as unanswerable against fold 1
+    # without multicol's code in fold 1 the same question is a true unanswerable there
+    sections, pages, assignments = corpus()
+    res = build_splits([cloze], pages, assignments, SplitsConfig(), None, sections)
+    assert not rows(res)["cloze"]["answerability"]["answerable"] and roles(res) == {"cloze": "unanswerable"}
+    # the same document in fold 1 without the answer's words: still unanswerable
+    sections, pages, assignments = _split_manual("The package ends with the code for the balancing of columns.")
+    res = build_splits([cloze], pages, assignments, SplitsConfig(), None, sections)
+    assert not rows(res)["cloze"]["answerability"]["answerable"] and roles(res) == {"cloze": "unanswerable"}
+
+
 def test_mcq_answer_check_uses_the_correct_option():
     _sections, pages, assignments = corpus()
     options = ("The margin option.", "The balancingshow option.", "The nosep key.")
