@@ -39,6 +39,9 @@ Offline verdict (always), for each retrieved page, the strongest wins:
   holds the item's answer (ROUGE recall as above; similarity does not count, as all passages
   of one document are alike), whatever the words around it (another chapter, the package's
   documented code or its index often says it in other words).
+- ``answerable`` by ``translation``: a translation of the question's document is in the
+  corpus (:func:`qagen.language.translations`: another language, most rare language-neutral
+  tokens shared); the facts are there for a chatbot that reads both languages.
 - ``uncertain``: the terms are covered as above but neither the heading nor the answer
   is found; or the question has no content terms at all.
 - ``unanswerable``: otherwise, e.g. a specific term is on no retrieved page ("Which
@@ -549,6 +552,7 @@ def check(
     sections: Mapping[str, Section] | None = None,
     judge: Judge | None = None,
     page_of: Mapping[str, str] | None = None,
+    translations: Mapping[str, Sequence[str]] | None = None,
 ) -> CheckResult:
     """Run both checks over every iteration (see the module docstring).
 
@@ -565,6 +569,8 @@ def check(
         sections: Sections by id, for headings and retrieval by embedding.
         judge: An answerability judge for the doubtful items, or None.
         page_of: Section id -> id of the page holding it (default: from ``all_pages``).
+        translations: Document id -> ids of the documents that are its translations
+            (:func:`qagen.language.translations`); a question is answerable wherever one is loaded.
     """
     if page_of is None:
         page_of = {sid: p.id for p in all_pages for sid in p.section_ids}
@@ -596,13 +602,21 @@ def check(
     checked = {h["page_id"] for _c, _t, hits in retrieved.values() for h in hits}
     checked |= {pid for ids in sources.values() for pid in ids if pid in pages}
     checked |= {pid for ids in same_doc.values() for pid in ids}
+    translated = {  # pages of a translation of the question's document in that corpus
+        it.id: [p.id for p in indexes[retrieved[it.id][0]].pages if p.doc_id in set(others)]
+        for it in items
+        if it.id in retrieved and (others := (translations or {}).get(it.source.doc_id))
+    }
     ctx.vectors.add([answer_probe(it) for it in items] + [w for pid in sorted(checked) for w in ctx.page_passages(pid)])
     unanswerable = {
-        it.id: _same_document(
-            _offline(it, indexes[retrieved[it.id][0]], retrieved[it.id][1], retrieved[it.id][2], ctx),
-            it,
-            same_doc[it.id],
-            ctx,
+        it.id: _translation(
+            _same_document(
+                _offline(it, indexes[retrieved[it.id][0]], retrieved[it.id][1], retrieved[it.id][2], ctx),
+                it,
+                same_doc[it.id],
+                ctx,
+            ),
+            translated.get(it.id, ()),
         )
         for it in items
         if it.id in retrieved
@@ -696,6 +710,17 @@ def _same_document(verdict: dict[str, Any], item: Item, page_ids: Sequence[str],
             shown = [p for p in verdict["pages"] if p["page_id"] != pid]
             return {**verdict, **found, "check": "same-document", "reason": reason, "pages": [*shown, {"page_id": pid}]}
     return verdict
+
+
+def _translation(verdict: dict[str, Any], page_ids: Sequence[str]) -> dict[str, Any]:
+    """A question is answerable where a translation of its document is loaded: the same facts
+    are there in another language, which a multilingual chatbot reads (the word checks cannot)."""
+    if verdict["verdict"] == "answerable" or not page_ids:
+        return verdict
+    reason = "a translation of the question's document is in this corpus"
+    shown = [p for p in verdict["pages"] if p["page_id"] != page_ids[0]]
+    found = {"page_id": page_ids[0], "verdict": "answerable", "check": "translation", "reason": reason}
+    return {**verdict, **found, "pages": [*shown, {"page_id": page_ids[0]}]}
 
 
 def _page_verdict(

@@ -172,3 +172,51 @@ def function_words(languages: tuple[str, ...] = QUESTION_LANGUAGES) -> frozenset
     import stopwordsiso
 
     return frozenset(unicodedata.normalize("NFKC", w).casefold() for w in stopwordsiso.stopwords(list(languages)))
+
+
+# Tokens that read the same in every language: commands (\centering), web and mail addresses, file
+# names, words with digits (model numbers, versions, phone numbers) and camelCase identifiers.
+_NEUTRAL = re.compile(
+    r"\\[A-Za-z@]+|https?://\S+|[\w.+-]+@[\w-]+\.[\w.-]+|[\w.-]+\.(?:sty|cls|tex|dtx|pdf|html?|org|com|net)\b"
+    r"|\b[^\W\d_]*\d[\w]*\b|\b[a-z]+[A-Z]\w*\b"
+)
+TRANSLATION_JACCARD = 0.4  # share of their rare language-neutral tokens two translations have in common
+TRANSLATION_MIN_SHARED = 20
+
+
+def translations(sections: Iterable[Section], languages: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """Documents that look like translations of one another, per document id.
+
+    Two documents in different languages are translations when they share most of their rare
+    language-neutral tokens (commands, addresses, file names, model and version numbers, camelCase
+    names): Jaccard similarity of those sets at least :data:`TRANSLATION_JACCARD` and at least
+    :data:`TRANSLATION_MIN_SHARED` in common. A token is rare when at most one document per language
+    of the corpus, plus one, holds it, so a manual translated into every language still counts
+    while ``\\begin`` or ``http://www.ctan.org`` do not. Same-language documents are never paired
+    (one author's packages share their macro names).
+
+    Args:
+        sections: Every section of the corpus.
+        languages: The language of each document (:func:`document_languages`).
+
+    Returns:
+        Each document that has translations, mapped to their ids (sorted).
+    """
+    text: dict[str, list[str]] = {}
+    for s in sections:
+        text.setdefault(s.doc_id, []).append(f"{s.heading}\n{s.text}")
+    tokens = {doc: set(_NEUTRAL.findall("\n".join(parts))) for doc, parts in text.items()}
+    df = Counter(t for found in tokens.values() for t in found)
+    rare_max = len(set(languages.values())) + 1
+    rare = {doc: {t for t in found if df[t] <= rare_max} for doc, found in tokens.items()}
+    docs = sorted(d for d in rare if len(rare[d]) >= TRANSLATION_MIN_SHARED)
+    pairs: dict[str, list[str]] = {}
+    for i, a in enumerate(docs):
+        for b in docs[i + 1 :]:
+            if languages.get(a) == languages.get(b):
+                continue
+            shared = len(rare[a] & rare[b])
+            if shared >= TRANSLATION_MIN_SHARED and shared / len(rare[a] | rare[b]) >= TRANSLATION_JACCARD:
+                pairs.setdefault(a, []).append(b)
+                pairs.setdefault(b, []).append(a)
+    return {doc: tuple(sorted(others)) for doc, others in sorted(pairs.items())}

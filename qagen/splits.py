@@ -92,6 +92,7 @@ def build_splits(
     embed: Embed | None = None,
     sections: Mapping[str, Section] | None = None,
     judge: Judge | None = None,
+    translations: Mapping[str, Sequence[str]] | None = None,
 ) -> SplitsResult:
     """Lay out the cross-evaluation iterations and run the leakage and answerability checks.
 
@@ -107,6 +108,8 @@ def build_splits(
             their headings.
         judge: An answerability judge (:class:`~qagen.answerability.LLMAnswerabilityJudge`)
             for the questions the offline check finds answerable or is unsure of; None: offline only.
+        translations: Document id -> its translations' ids: a question is not asked as
+            unanswerable where a translation of its document is loaded.
 
     Returns:
         A :class:`SplitsResult`.
@@ -127,7 +130,7 @@ def build_splits(
     placed, item_excluded = _place_items(items, by_section, page_of, page_cell)
     contexts = _contexts(items, sections, {p.id: p for p in pages}, page_of)
     leak = _leakage(placed, corpus, config, embed)
-    checks = _answerability(placed, corpus, pages, config, embed, sections, judge, page_of)
+    checks = _answerability(placed, corpus, pages, config, embed, sections, judge, page_of, translations)
     keep = {it.id: _kept(it.id, leak, checks, config) for its in placed.values() for it in its}
     answerable = {
         cell: [_record(it, "answerable", config, contexts, leak) for it in its if keep[it.id][0]]
@@ -139,6 +142,8 @@ def build_splits(
         refuse = [_record(it, "unanswerable", config, contexts, leak) for it in other]
         questions[(s, f)] = answerable[(s, f)] + refuse
     leakage = _leakage_report(placed, leak, checks, keep, config)
+    if translations:
+        leakage["translations"] = {doc: list(others) for doc, others in sorted(translations.items())}
     crosseval = _crosseval(
         corpus, placed, questions, leak, checks, keep, config, page_excluded, item_excluded, len(pages)
     )
@@ -155,12 +160,13 @@ def _answerability(
     sections: Mapping[str, Section] | None,
     judge: Judge | None,
     page_of: Mapping[str, str],
+    translations: Mapping[str, Sequence[str]] | None,
 ) -> CheckResult | None:
     if not config.answerability:
         return None
     from qagen.answerability import check
 
-    return check(placed, corpus, pages, config, embed, sections, judge, page_of)
+    return check(placed, corpus, pages, config, embed, sections, judge, page_of, translations)
 
 
 def _kept(

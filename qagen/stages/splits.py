@@ -43,6 +43,7 @@ def _judge_config(ctx: StageContext) -> Config | None:
 
 def run(ctx: StageContext) -> StageOutput:
     from qagen.answerability import make_judge
+    from qagen.language import document_languages, translations
     from qagen.llm.stats import unfinished_reason
     from qagen.review import review_selection
     from qagen.splits import build_splits
@@ -57,6 +58,16 @@ def run(ctx: StageContext) -> StageOutput:
         ctx.inputs["items.jsonl"], ctx.inputs.get("reviews.jsonl"), cfg.approved_only, cfg.approval_rule
     )
     embedder = make_embedder(ctx)
+    languages, _ = document_languages(sections)
+    translated = translations(sections, languages)
+    if translated:
+        names = {s.doc_id: s.doc_path for s in sections}
+        pairs = sorted({tuple(sorted((names[a], names[b]))) for a, bs in translated.items() for b in bs})
+        shown = "; ".join(f"{a} and {b}" for a, b in pairs[:5]) + ("; ..." if len(pairs) > 5 else "")
+        ctx.log(
+            f"splits: {len(pairs)} pair(s) of documents look like translations ({shown}): a question of one "
+            "is not asked as unanswerable where the other is loaded"
+        )
     config = _judge_config(ctx)
     try:
         judge = (
@@ -74,6 +85,7 @@ def run(ctx: StageContext) -> StageOutput:
         embed=embedder.embed,
         sections={s.id: s for s in sections},
         judge=judge,
+        translations=translated,
     )
     # questions asked in each iteration (answerable and unanswerable), named as the iterations are
     counts = {f"questions_{s}_iteration_{f}": len(v) for (s, f), v in sorted(result.questions.items())}
