@@ -122,7 +122,9 @@ def test_mcq_cloze_items(ctx: GenerationContext, items: list) -> None:
     for item in mcqs:
         section = ctx.sections[item.source.section_ids[0]].text
         assert len(set(item.options)) == 4 and item.options[item.answer_index] == item.answer
-        assert item.answer in section and "____" in item.question
+        assert item.answer in section and item.answer not in item.question
+        # a gap to fill, or a subject blank asked as "In X, which ... ?"
+        assert "____" in item.question or (item.question.startswith("In ") and " which " in item.question)
         assert all(d not in section for d in item.options if d != item.answer)
         assert (item.bloom, item.scenario) == ("B1", "S1") and item.rationale
         positions.add(item.answer_index)

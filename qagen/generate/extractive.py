@@ -45,6 +45,7 @@ from qagen.generate.phrasing import (
 from qagen.generate.subjects import clean_heading, document_subject, lower_article, with_subject
 from qagen.generate.terms import KIND_WORDS, Term, find_terms, pick_distractors, term_key
 from qagen.generate.text import BYLINE_IN_PROSE, Unit, last_heading, n_words, render_units, units, whole_body, word_set
+from qagen.generate.wh_questions import subject_question
 from qagen.io import sha256_text
 from qagen.records import GeneratorInfo, Item, ItemType, Section
 
@@ -697,6 +698,9 @@ def _cloze_question(sentence: str, term: Term, heading: str, title: str, languag
     if template is not None:
         return contract(template.format(about=lower_article(re.sub(r"^the\s+", "", about)), blanked=blanked), language)
     word = KIND_WORDS.get(term.kind) or _ENTITY_WORDS[term.kind]
+    asked = subject_question(clause, term.text, word, about)
+    if asked is not None:
+        return asked  # "In poemscol, which command sets ...?": a user's question, not a gap to fill
     english = (
         'Which {word} completes this statement about {about}: "{blanked}"?',
         'What {word} is missing from this sentence about {about}: "{blanked}"?',
