@@ -94,7 +94,8 @@ def test_every_item_type_offline_in_the_documents_language(language: str) -> Non
         assert item.language == language
         assert other_language(item.question, language) is None, item.question
     mcq = next(i for i in items if i.type == "mcq")
-    assert mcq.answer == "\\columnbreak" and "____" in mcq.question
+    # English asks "which command do I use ... ?"; the other languages fill a gap in their own words
+    assert mcq.answer == "\\columnbreak" and ("____" in mcq.question or language == "en")
     factoid = next(i for i in items if i.type == "factoid")
     assert factoid.entity == "help@multicol.example.net" and "multicol" in factoid.question
     assert not any(f" {a} " in item.question for item in items for a in ("Il", "Het", "Das", "Le", "El", "O"))

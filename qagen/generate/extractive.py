@@ -469,7 +469,7 @@ def _mcqs(ctx: GenerationContext, section: Section, pools: _TermPools) -> list[I
         )
         if len(distractors) < 3:
             continue
-        question = _cloze_question(unit.text, term, section.heading, title, language)
+        question = _cloze_question(unit.text, term, title, language)
         if question is None:
             continue
         options = [term.text, *distractors]
@@ -678,7 +678,7 @@ def _context_label(heading: str, title: str) -> str:
     return title or heading
 
 
-def _cloze_question(sentence: str, term: Term, heading: str, title: str, language: str = "en") -> str | None:
+def _cloze_question(sentence: str, term: Term, title: str, language: str = "en") -> str | None:
     """A fill-in-the-blank question that names its document's subject (and the section's topic)."""
     template = forms(language).get("cloze", {}).get(term.kind) if language != "en" else None
     if language != "en" and template is None:
@@ -690,11 +690,9 @@ def _cloze_question(sentence: str, term: Term, heading: str, title: str, languag
         if n_words(clause) < 5 or (not re.match(r"[A-Z\"“‘'(]", clause) and not clause.startswith(term.text)):
             return None  # a piece from mid-sentence ("respectively. \foo may typeset ...") is no statement
     blanked = clause.replace(term.text, "____", 1).rstrip()
-    subject = document_subject(title) or title
-    topic = clean_heading(last_heading(heading)).rstrip(":")
-    plain = not topic or topic.endswith("?") or topic.casefold() in subject.casefold() or not topic_heading(topic)
-    plain = plain or term.text.casefold() in topic.casefold()  # "(the \\difdef command)" would give it away
-    about = subject if plain else f"{subject} ({topic})"
+    # the document's subject only: readers read a section heading in brackets ("the nnext package
+    # (linguex emulation mode (default))") as an echo no one would write; the sentence carries the context
+    about = document_subject(title) or title
     if template is not None:
         return contract(template.format(about=lower_article(re.sub(r"^the\s+", "", about)), blanked=blanked), language)
     word = KIND_WORDS.get(term.kind) or _ENTITY_WORDS[term.kind]

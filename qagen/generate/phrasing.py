@@ -121,6 +121,9 @@ _SKIP_HEADINGS = re.compile(
     # discourse labels: the rationale or background of what? ("Can you explain the rationale in diffcoeff?")
     r"rationale|motivation|background|discussion|(?:general |final |some )?remarks|details|basics|generalities|"
     r"preliminaries|philosophy|"
+    # labels of a note, not topics ("What should I know about the important note in gb4e?"), and legal text
+    r"(?:an? |some )?(?:important|general|short|final|additional|further) (?:notes?|remarks?|comments?)|"
+    r"caveats?|disclaimers?|legal (?:rubbish|stuff|notices?|matters|information)|"
     r"inleiding|inhoud|inhoudsopgave|einleitung|inhalt|inhaltsverzeichnis|sommaire|introducción|índice|"
     r"introduzione|indice|introdução|sumário|"
     # the same boilerplate in the other languages with forms: acknowledgements, authors, licence, references
@@ -308,7 +311,13 @@ def heading_question(heading: str, title: str, language: str = "en", body: str |
         if generic and subject:  # "Loading the package" -> "How do I load the nnext package?"
             return f"{generic.group(1)} {subject}?", 4
         return with_subject(gerund, subject), 4
+    if low.split()[0].casefold() in _LEADING_LINKS:
+        return None  # "With formalism", "And finally": a fragment, "What does X say about the with formalism?"
     return _noun_question(low, subject), 3
+
+
+# Words no noun-phrase heading opens with: the heading is a fragment of a sentence or of a pair
+_LEADING_LINKS = word_set("with without for from by to and or but nor of at as via into onto against than then")
 
 
 def cut_heading(heading: str) -> bool:

@@ -56,6 +56,13 @@ _DOC_SUFFIX = re.compile(
 _ARTICLE = re.compile(r"^(?:the|a|an|de|het|een|der|die|das|le|la|les|il|lo|el|los|las|o|os|as)\s+", re.IGNORECASE)
 _PACKAGE_FILE = re.compile(r"^([\w@-]+)\.(?:sty|cls|dtx|tex|mp|py|js)$", re.IGNORECASE)
 _PACKAGE_FIRST = re.compile(r"^(?:package|paket|pakket|paquete|pacchetto|pacote)\s+(\S+)$", re.IGNORECASE)
+# "The eledform extension for eledmac", "the shapes Macros for ...": a name, its kind, then a purpose
+_KIND_THEN_PURPOSE = re.compile(
+    r"^(?:the\s+)?([a-z][\w@.-]{2,})\s+(package|class|bundle|library|module|extension|macros)\s+(?:for|to|in|of)\s",
+    re.IGNORECASE,
+)
+# A title that opens with a lowercase identifier, then words ("chapterbib multiple bibliographies"): a name
+_LOWERCASE_NAME = re.compile(r"^[a-z][a-z0-9@.-]{3,}\s+[a-z]")
 _NAMED_KIND = re.compile(r"^((?:the\s+)?\S+\s+(?:package|class|bundle|library|module))\s+[A-Z].*$", re.IGNORECASE)
 
 
@@ -166,11 +173,16 @@ def document_subject(title: str, doc_path: str = "") -> str:
     named = _NAMED_KIND.match(head)
     if named:  # "The l3galley package Galley code": the subtitle runs on
         head = named.group(1)
-    head = re.sub(r"\b(Package|Class|Bundle|Font|Library|Module)$", lambda m: m.group(1).lower(), head)
+    head = re.sub(r"\b(Package|Class|Bundle|Font|Library|Module|Macros|Extension)$", lambda m: m.group(1).lower(), head)
+    kind_first = _KIND_THEN_PURPOSE.match(head)
+    if kind_first:  # "The eledform extension for eledmac": the name and its kind, not the whole title
+        return f"the {kind_first.group(1)} {kind_first.group(2).lower()}"
     words = head.split()
     if words and words[-1].casefold() in _INSTITUTION_NOUNS and not _ARTICLE.match(head):
         return f"the {head}"
     descriptive = len(words) >= 4 and re.search(_DESCRIPTIVE_PREPOSITIONS, head) is not None
+    if (descriptive or len(words) > 7) and _LOWERCASE_NAME.match(head):
+        return words[0]  # "chapterbib multiple bibliographies in LATEX": a title opening with the name
     if (
         len(words) > 7
         or descriptive
