@@ -283,6 +283,12 @@ def test_heading_question_skips_boilerplate() -> None:
     assert heading_question("Legal rubbish", "St Mary’s Road symbol font") is None
     assert heading_question("With formalism", "The eledform extension for eledmac") is None
     assert heading_question("Formalism", "The eledform extension for eledmac") is not None
+    shapes = [heading_question(h, "The shapes Macros") for h in ("Conventions", "Options", "Fraction images")]
+    assert [q for q, _ in shapes] == [
+        "What do the shapes macros say about conventions?",
+        "Which options do the shapes macros provide?",
+        "What should I know about fraction images in the shapes macros?",
+    ]
 
 
 def test_a_condition_pointing_at_unseen_text_gives_no_question() -> None:
@@ -422,7 +428,10 @@ def test_command_cloze_uses_public_commands_of_the_corpus_as_distractors() -> No
         GenerationContext.build(sections, [], assignments, seed=0, config=config, documents=[doc])
     )
     first = next(i for i in items if i.source.section_ids == ("m-0",))
-    assert first.question == "In the multicol package, which command do I use inside the environment to end a column early?"
+    assert (
+        first.question
+        == "In the multicol package, which command do I use inside the environment to end a column early?"
+    )
     assert first.answer == "\\columnbreak" and len(set(first.options)) == 4
     assert all(o.startswith("\\") and "@" not in o for o in first.options)
     assert all(o not in texts[0][1] for o in first.options if o != first.answer)
