@@ -547,6 +547,8 @@ def test_cloze_sentences_stand_on_their_own() -> None:
         ("Emacs", "The Gri editing mode gri-mode.el was written by Peter S. Galbraith <psg@debian.org> for Emacs."),
         ("Points", "\\dpoint{a}{0}{0}{0}; \\daxis{1}{a}{b}; \\dsupport{1}{a}; \\dnode{b}{4}{0}{0};"),
         ("Vadjust", "The \\globals commands are most probably su- 10 perfluous in the redefinition of the macro."),
+        # round 17: a command with its argument, then its description as a new sentence
+        ("Breviary", "\\antiphon{Ant.\\ 1} Followed by the text of the antiphon in the breviary."),
     ]
     asked_from, clean = _cloze_sources(texts, "The multicol package")
     assert asked_from and asked_from <= clean, sorted(asked_from)

@@ -598,8 +598,9 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
         if re.search(r"\b(\w{4,}) \1\b", unit.text):
             continue  # "drawdiamondbox drawdiamondbox(j, len, ...)": a syntax line beside its margin label
         terms = [t for t in terms if t.text not in _PLACEHOLDER_NAMES]
-        if re.match(r"\\[A-Za-z@]+ [A-Z]", unit.text):
-            terms = [t for t in terms if not unit.text.startswith(t.text)]  # "\glt I invited Fred": markup, not prose
+        if re.match(r"\\[A-Za-z@]+(?:\{[^{}]*\}|\[[^\]]*\])*\s+[A-Z]", unit.text):
+            # "\glt I invited Fred", "\ant{Ant.\ 1} Followed by the text of ...": markup, then its gloss
+            terms = [t for t in terms if not unit.text.startswith(t.text)]
         if len(re.findall(r"\\[A-Za-z@]+", unit.text)) >= 3:
             # "\IF, \WHILE, \FOR, etc. are keywords": any command of the same kind fills the blank
             terms = [t for t in terms if t.kind != "command"]
