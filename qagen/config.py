@@ -158,7 +158,7 @@ class FoldsConfig(_Section):
     )
     test_size: float = Field(0.2, gt=0, lt=1, description="share of each fold's kept sections (by unit) in test")
     min_fold_ratio: float = Field(
-        0.5,
+        0.3,
         ge=0,
         le=1,
         description="smallest allowed small fold / large fold, in sections kept after conflict removal "
