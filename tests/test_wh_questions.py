@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from qagen.generate.wh_questions import subject_question
-from tests.test_generate_extractive import _items_for
+from qagen.generate.wh_questions import blank_question
+from tests.test_generate_extractive import CLEAN_CLOZES, _items_for
 
 ABOUT = "the poemscol package"
 
@@ -58,7 +58,7 @@ ABOUT = "the poemscol package"
     ],
 )
 def test_a_blank_in_subject_position_becomes_a_which_question(sentence: str, term: str, expected: str) -> None:
-    assert subject_question(sentence, term, "command", ABOUT) == expected
+    assert blank_question(sentence, term, "command", ABOUT) == expected
 
 
 @pytest.mark.parametrize(
@@ -80,25 +80,20 @@ def test_a_blank_in_subject_position_becomes_a_which_question(sentence: str, ter
     ],
 )
 def test_anything_else_stays_a_cloze(sentence: str, term: str) -> None:
-    assert subject_question(sentence, term, "command", ABOUT) is None
+    assert blank_question(sentence, term, "command", ABOUT) is None
 
 
 def test_the_offline_generator_asks_subject_blanks_as_questions_and_keeps_other_clozes() -> None:
-    texts = [
-        ("Balance", "The \\raggedcolumns command stops the last page's columns from being stretched."),
-        ("Breaks", "To end a column early, use the \\columnbreak command inside the environment."),
-        ("Gaps", "The gap between columns is set with \\setlength and the \\columnsep length."),
-        ("Rules", "A rule between columns is drawn when you change \\columnseprule with \\setlength first."),
-        ("Boxes", "Use \\multicolsep to change the space above and below the environment."),
-    ]
-    items = _items_for(texts, "The multicol package", ["mcq"])
+    # CLEAN_CLOZES: an instruction (d-0), a subject blank (d-1), two commands in one sentence (d-2), ...
+    boxes = ("Boxes", "Use \\multicolsep to change the space above and below the environment.")
+    items = _items_for([*CLEAN_CLOZES, boxes], "The multicol package", ["mcq"])
     by_section = {i.source.section_ids[0]: i for i in items}
-    asked = by_section["d-0"]
+    asked = by_section["d-1"]
     assert "____" not in asked.question and asked.question.endswith(
         "stops the last page's columns from being stretched?"
     )
     assert asked.question.startswith("In the multicol package") and "which command" in asked.question
     assert asked.answer == "\\raggedcolumns" and asked.options[asked.answer_index] == "\\raggedcolumns"
-    used = by_section["d-1"]
+    used = by_section["d-0"]
     assert used.question.endswith("which command do I use inside the environment to end a column early?")
-    assert "____" in by_section["d-2"].question  # two commands in one instruction: a cloze as before
+    assert "____" in by_section["d-2"].question  # two commands in one sentence: a cloze as before

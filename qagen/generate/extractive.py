@@ -45,7 +45,7 @@ from qagen.generate.phrasing import (
 from qagen.generate.subjects import clean_heading, document_subject, lower_article, with_subject
 from qagen.generate.terms import KIND_WORDS, Term, find_terms, pick_distractors, term_key
 from qagen.generate.text import BYLINE_IN_PROSE, Unit, last_heading, n_words, render_units, units, whole_body, word_set
-from qagen.generate.wh_questions import subject_question
+from qagen.generate.wh_questions import blank_question
 from qagen.io import sha256_text
 from qagen.records import GeneratorInfo, Item, ItemType, Section
 
@@ -680,7 +680,8 @@ def _context_label(heading: str, title: str) -> str:
 
 
 def _cloze_question(sentence: str, term: Term, title: str, language: str = "en") -> str | None:
-    """A fill-in-the-blank question that names its document's subject (and the section's topic)."""
+    """A question on ``term`` that names its document's subject: "which ...?" in English where the blank
+    allows (``wh_questions.blank_question``), else a fill-in-the-blank over the sentence."""
     template = forms(language).get("cloze", {}).get(term.kind) if language != "en" else None
     if language != "en" and template is None:
         return None
@@ -697,7 +698,7 @@ def _cloze_question(sentence: str, term: Term, title: str, language: str = "en")
     if template is not None:
         return contract(template.format(about=lower_article(re.sub(r"^the\s+", "", about)), blanked=blanked), language)
     word = KIND_WORDS.get(term.kind) or _ENTITY_WORDS[term.kind]
-    asked = subject_question(clause, term.text, word, about)
+    asked = blank_question(clause, term.text, word, about)
     if asked is not None:
         return asked  # "In poemscol, which command sets ...?": a user's question, not a gap to fill
     english = (

@@ -539,8 +539,9 @@ def _noun_question(low: str, subject: str) -> str:
     plain_np = not re.search(r"\b(?:to|be|been|is|are)\b", phrase)  # not "commands to be adapted"
     last = subject.split()[-1] if subject else ""
     plural_subject = subject.startswith("the ") and last.islower() and _plural(last)  # "the shapes macros"
+    does = "do" if plural_subject else "does"
     if subject and head in _OFFER_NOUNS and first_free and plain_np and " and " not in phrase and len(words) <= 4:
-        return f"Which {lower_title(phrase)} {'do' if plural_subject else 'does'} {subject} provide?"
+        return f"Which {lower_title(phrase)} {does} {subject} provide?"
     if head in _LIST_NOUNS and " and " not in phrase and first_free:
         question = f"What are the {phrase}?" if not subject else f"What are the {phrase} of {subject}?"
         return _capital(question)
@@ -551,15 +552,13 @@ def _noun_question(low: str, subject: str) -> str:
     forms = (
         "What should I know about {np} {prep} {subject}?",
         "Can you explain {np} {prep} {subject}?",
-        "What does {subject} say about {np}?",
+        "What {does} {subject} say about {np}?",
         "What do I need to know about {np} {prep} {subject}?",
     )
     pick = int(sha256_text(f"{low}|{subject}")[:8], 16) % len(forms)
-    if plural_subject:
-        forms = tuple(f.replace("What does {subject} say", "What do {subject} say") for f in forms)
     np = the(phrase)
     prep = "in" if subject_preposition(subject) == "with" else subject_preposition(subject)
-    return _capital(forms[pick].format(np=np, subject=subject, prep=prep))
+    return _capital(forms[pick].format(np=np, subject=subject, prep=prep, does=does))
 
 
 def _heading_question_nl(heading: str, title: str, subject: str) -> tuple[str, int] | None:

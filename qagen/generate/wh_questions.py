@@ -1,10 +1,11 @@
-"""A cloze sentence asked as a question when its blank is the subject or the copula's complement.
+"""A cloze sentence asked as a question when its blank is the subject, the copula's complement, or
+what an instruction uses.
 
 "____ sets sentence numbers in the running text." is a quiz line; "In poemscol, which command sets
 sentence numbers in the running text?" is what a user of the package would ask. English only: the
-rewrite moves no words, so it holds only where English word order keeps the rest of the sentence a
-question as it stands (a subject question needs no inversion; "X is ____" becomes "which ... is X").
-Anything else stays a cloze.
+rewrite keeps the sentence's own words in their order, so it holds only where English word order keeps
+the rest a question as it stands (a subject question needs no inversion; "X is ____" becomes "which
+... is X"; "Use ____ to X" becomes "which ... do I use to X"). Anything else stays a cloze.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from qagen.generate.text import n_words, word_set
 
 # Nouns that may name the blank's kind around it ("The ____ command", "The statement ____").
 _KIND_NOUNS = word_set("command macro environment option key length counter statement package class function style")
+_KINDS = "|".join(sorted(_KIND_NOUNS))  # the same nouns as a regex alternation
 # Words that are not the verb of a subject question though they may end in -s ("____ its ...").
 _NOT_VERBS = word_set("its this thus plus us as less across always also perhaps sometimes")
 # Plural nouns that may follow a command's name ("\\foo options are ..."): the name is then no subject.
@@ -57,9 +59,9 @@ def _clean_predicate(rest: str) -> str | None:
     return rest
 
 
-def _instruction_question(clause: str, term: str, word: str, about: str, kinds: str) -> str | None:
+def _instruction_question(clause: str, term: str, word: str, about: str) -> str | None:
     """ "Use ____ to X." / "To X, use the ____ command." -> "In {about}, which command do I use to X?"."""
-    name = rf"(?:the\s+)?(?:(?P<before>{kinds})\s+)?{re.escape(term)}(?:\s+(?P<after>{kinds})\b)?"
+    name = rf"(?:the\s+)?(?:(?P<before>{_KINDS})\s+)?{re.escape(term)}(?:\s+(?P<after>{_KINDS})\b)?"
     use = re.match(rf"(?:Use|You can use|You may use|You should use)\s+{name}\s+(?P<purpose>(?:to|for)\s+.+)$", clause)
     if use:
         purpose, where = use.group("purpose"), ""
@@ -78,15 +80,15 @@ def _instruction_question(clause: str, term: str, word: str, about: str, kinds: 
     return f"In {about}, which {kind} do I use{where} {predicate}?"
 
 
-def subject_question(clause: str, term: str, word: str, about: str) -> str | None:
-    """``In {about}, which {word} {predicate}?`` when ``term`` is the clause's subject, else None.
+def blank_question(clause: str, term: str, word: str, about: str) -> str | None:
+    """``In {about}, which {word} ...?`` when ``term`` is the clause's subject, the complement of its
+    "is", or what its instruction uses; None when the blank sits anywhere else (the caller keeps a cloze).
 
     ``word`` names the term's kind ("command", "period"); a kind noun the sentence itself puts
     beside the term ("The statement ____ typesets ...") is used instead.
     """
-    kinds = "|".join(sorted(_KIND_NOUNS))
     head = re.match(
-        rf"(?:The\s+(?:(?P<before>{kinds})\s+)?)?{re.escape(term)}(?:\s+(?P<after>{kinds})\b)?\s+(?P<rest>.+)$",
+        rf"(?:The\s+(?:(?P<before>{_KINDS})\s+)?)?{re.escape(term)}(?:\s+(?P<after>{_KINDS})\b)?\s+(?P<rest>.+)$",
         clause,
     )
     if head and _predicate_opens(head.group("rest")) and term not in head.group("rest"):
@@ -94,7 +96,7 @@ def subject_question(clause: str, term: str, word: str, about: str) -> str | Non
         if predicate:
             kind = head.group("before") or head.group("after") or word
             return f"In {about}, which {kind} {predicate}?"
-    asked = _instruction_question(clause, term, word, about, kinds)
+    asked = _instruction_question(clause, term, word, about)
     if asked is not None:
         return asked
     # "The first of the two macros that CoDi offers is ____.": which command is the first ...
