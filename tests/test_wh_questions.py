@@ -96,4 +96,9 @@ def test_the_offline_generator_asks_subject_blanks_as_questions_and_keeps_other_
     assert asked.answer == "\\raggedcolumns" and asked.options[asked.answer_index] == "\\raggedcolumns"
     used = by_section["d-0"]
     assert used.question.endswith("which command do I use inside the environment to end a column early?")
-    assert "____" in by_section["d-2"].question  # two commands in one sentence: a cloze as before
+    # two commands in one sentence: a cloze as before, naming the document without the section heading in
+    # brackets (round 17's readers: "the multicol package (Gaps)" is an echo no one would write)
+    assert by_section["d-2"].question == (
+        'In the multicol package, which command belongs in the gap: "The gap between columns is set with ____ '
+        'and the \\columnsep length."?'
+    )
