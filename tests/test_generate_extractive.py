@@ -549,6 +549,34 @@ def test_cloze_sentences_stand_on_their_own() -> None:
         ("Vadjust", "The \\globals commands are most probably su- 10 perfluous in the redefinition of the macro."),
         # round 17: a command with its argument, then its description as a new sentence
         ("Breviary", "\\antiphon{Ant.\\ 1} Followed by the text of the antiphon in the breviary."),
+        # round 17 on manuals-40: sentences leaning on the one before, margin labels, run-in headings,
+        # syntax lines, and sentences that say nothing of the blank
+        ("Defaults", "That changes the default values in DIFL of the keys listed in the third argument of \\difdef."),
+        ("Soul", "The trouble seems to be with soul.sty’s \\texthl{} macro."),
+        (
+            "Arrays",
+            "In that case you can either fill up the end of the line with extra columns or you can put the "
+            "original definition of \\multicolumn back.",
+        ),
+        ("Compounds", "There is actually more to the \\cmpd command."),
+        ("Plain", "Another command available is \\cmpdplain{id}."),
+        (
+            "Variants",
+            "\\DeclareMicrotypeVariants* On its search for a configuration file, the package will also try "
+            "to remove a suffix from the font name.",
+        ),
+        (
+            "Lagrange",
+            "Lagrange’s equations An earlier example used Lagrange’s equations of motion, which showed a "
+            "problem with the whitespace that \\left introduces.",
+        ),
+        (
+            "Axis",
+            "\\AxisOf⟨point1 ⟩ and⟨point2 ⟩ to ⟨point3 ⟩ and⟨point4 ⟩ is used to determine the axis of a segment;",
+        ),
+        ("Charges", "Charge Commands You don’t need to use \\mch and related commands inside formulas."),
+        ("Fractions", "If not, regular \\frac will be used for the fraction in the formula."),
+        ("Links", "Similar to \\href{URL}{\\nolinkurl{URL}} but the link text is set in the document font."),
     ]
     asked_from, clean = _cloze_sources(texts, "The multicol package")
     assert asked_from and asked_from <= clean, sorted(asked_from)
@@ -663,6 +691,24 @@ def test_definitions_keep_to_what_names_the_subject() -> None:
             "To format a layer, call \\galley_format:n.",
             "How do I format layers with the hopatch package?",
         ),
+        # round 17: a Title Case heading with "and" in it, a package's name as the heading
+        (
+            "Known Limitations and Issues",
+            None,
+            "What does the hopatch package say about known limitations and issues?",
+        ),
+        ("Test and Submit your Work", None, "How do I test and submit my work with the hopatch package?"),
+        ("History", None, None),
+        (
+            "Ordinary slash-fraction derivatives; template DIFS",
+            None,
+            "Can you explain ordinary slash-fraction derivatives in the hopatch package?",
+        ),
+        (
+            "cite",
+            "This is from Mike Shell: cite.sty cannot currently be used with the package.",
+            "What do I need to know about the cite package in the hopatch package?",
+        ),
     ],
 )
 def test_headings_readers_found_odd(heading: str, body: str | None, question: str | None) -> None:
@@ -767,3 +813,63 @@ def test_no_heading_question_about_credits_or_a_heading_cut_inside_a_word() -> N
     assert heading_question("Fix SourceForge bug #1913577 (http", "Gri") is None
     assert heading_question("Discussion of Methods", "Gri") is None
     assert heading_question("Incomplete", "The breqn package") is None
+
+
+def test_an_options_heading_over_an_introduction_that_names_no_option_gets_no_question() -> None:
+    texts = [
+        (
+            "Options",
+            "Like many other LATEX packages, the microtype package accepts options in the well-known key=value "
+            "syntax. In the following, you will find a description of all keys and their possible values.",
+        ),
+        (
+            "Options",
+            "The formatting of trees is affected by options, specified using the LATEX3 key-value system. The "
+            "statement \\ebproofset is used to set some options; inside a proof it can be written \\set.",
+        ),
+        (
+            "Package options",
+            "Currently this package supports only one option:\ncbgreek this option causes the definitions of "
+            "some macros to be changed to use the cbgreek fonts.",
+        ),
+        (
+            "Core team",
+            "This manual is for R, version 4.2.2. Copyright c 2000–2022 R Core Team Permission is granted to "
+            "make and distribute verbatim copies of this manual.",
+        ),
+    ]
+    items = _items_for(texts, "The bpchem package", ["long_form"])
+    heading_asked = {
+        i.source.section_ids[0]: i.question for i in items if "provide?" in i.question or "team" in i.question
+    }
+    assert heading_asked == {"d-2": "Which package options does the bpchem package provide?"}
+
+
+def test_a_condition_that_points_back_at_instructions_gives_no_question() -> None:
+    text = (
+        "If you followed the instructions to get set up with Ubuntu Development, you should be all set and "
+        "ready to go. Fixing a bug starts with finding it in Launchpad."
+    )
+    items = _items_for([("Fixing a bug", text)], "Ubuntu Packaging Guide", ["long_form"])
+    assert items and not [i for i in items if "followed the instructions" in i.question]
+
+
+def test_the_title_a_package_name_replaced_is_still_the_title_pages_heading() -> None:
+    title = "My humble additions to (La)TEX mathematics∗"
+    texts = [
+        (
+            "My humble additions to (La)TEX mathematics",
+            "Yannis Haralambous yannis1962@gmail.com January 4, 1996. This package provides a set of big "
+            "delimiters, intermediate to those of the original TEX, and also much bigger ones for yhmath.",
+        ),
+        ("Installation", "Loading this package (yhmath) with others defining widering needs the nowidering option."),
+        ("Changes", "Fixes definition order of widering to make yhmath compatible with other packages."),
+    ]
+    sections = [Section(f"y-{k}", "y", "yhmath__yhmath.pdf", h, t, 1, 1, k) for k, (h, t) in enumerate(texts)]
+    assignments = [FoldAssignment(s.id, 0, s.id, "kept", 0, "validation", sampled=True) for s in sections]
+    doc = Document("y", "yhmath__yhmath.pdf", "", "pdf", "ok", title=title)
+    config = GenerateConfig(types=["long_form", "factoid"], phone_region="US")
+    ctx = GenerationContext.build(sections, [], assignments, seed=0, config=config, documents=[doc])
+    assert ctx.title("y") == "The yhmath package" and ctx.heading_is_title(sections[0])
+    items = generate_extractive(ctx)
+    assert items and not [i for i in items if "humble" in i.question], [i.question for i in items]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from qagen.generate.context import document_titles
 from qagen.generate.entities import extract_entities
 from qagen.generate.factoids import entity_question
@@ -151,3 +153,48 @@ def test_a_portal_where_something_is_done_keeps_its_address() -> None:
     )
     asked = ask(text, "help.kestrel", heading="Getting help", title="IT Helpdesk")
     assert asked is not None and "self-service portal" in asked.question
+
+
+def _doc_with(path: str, title: str, *texts: str) -> tuple[list[Section], list[Document]]:
+    doc = Document("d", path, "", "pdf", "ok", title=title)
+    sections = [Section(f"d-{i}", "d", path, f"Part {i}", text, 1, 1, i) for i, text in enumerate(texts)]
+    return sections, [doc]
+
+
+def test_a_title_in_its_authors_voice_gives_way_to_the_package_its_file_and_text_name() -> None:
+    # yhmath.pdf: the title names nothing a user would type; the text calls the package by its file's name
+    sections, docs = _doc_with(
+        "yhmath__yhmath.pdf",
+        "My humble additions to (La)TEX mathematics∗",
+        "This package provides a set of big delimiters.",
+        "Fixes definition order of widering to make yhmath compatible with other packages.",
+        "AMS-LATEX, so yhmath must be loaded after amsmath! Loading this package (yhmath) with others ...",
+    )
+    assert document_titles(sections, docs) == {"d": "The yhmath package"}
+    # multicol.pdf, "An environment for multicolumn output": \usepackage names it
+    sections, docs = _doc_with("tools__multicol.pdf", "An environment for multicolumn output", r"\usepackage{multicol}")
+    assert document_titles(sections, docs) == {"d": "The multicol package"}
+
+
+@pytest.mark.parametrize(
+    ("path", "title", "text"),
+    [
+        # the title already names the package
+        ("ulqda__ulqda.pdf", "ulqda: A LATEX package supporting Qualitative Data Analysis", "the ulqda package"),
+        ("rbt-mathnotes__rbt-mathnotes.pdf", "The rbt-mathnotes Package", "the mathnotes class, mathnotes.cls"),
+        # a word of a long file name is no name ("the first package" is prose)
+        ("latex2e-first-aid-for-external-files.pdf", "First aid for external files", "the first package to load"),
+        # a product manual whose file name the text never uses as a package
+        ("coffee-manual.pdf", "Brewing better coffee at home", "Descale the machine every month."),
+    ],
+)
+def test_the_title_stays_when_the_file_name_names_no_package(path: str, title: str, text: str) -> None:
+    sections, docs = _doc_with(path, title, text)
+    assert document_titles(sections, docs) == {"d": title}
+
+
+def test_an_address_under_an_introduction_is_asked_about_what_it_introduces() -> None:
+    text = "Good places to ask your questions are ubuntu-motu@lists.ubuntu.com and #ubuntu-motu on Libera Chat."
+    asked = ask(text, "ubuntu-motu@", heading="Introduction to Ubuntu Development", title="Ubuntu Packaging Guide")
+    assert asked is not None and "about Ubuntu development?" in asked.question, asked
+    assert "introduction" not in asked.question.lower()

@@ -33,6 +33,13 @@ from qagen.generate.subjects import clean_heading, document_subject, names_subje
         ("Hypertext marks in LaTeX: a manual for hyperref", "hyperref"),
         ("An environment for multicolumn output", "“An environment for multicolumn output”"),
         ("Publication quality tables in LATEX∗", "“Publication quality tables in LATEX”"),
+        (
+            "The Expressg MetaPost package for drawing box-line-annotation diagrams∗",
+            "the Expressg MetaPost package",
+        ),
+        ("The wasysym macro package for LATEX2ε", "the wasysym macro package"),
+        ("The extension package codicefiscaleitaliano∗", "the codicefiscaleitaliano package"),
+        ("My humble additions to (La)TEX mathematics∗", "“My humble additions to (La)TEX mathematics”"),
     ],
 )
 def test_document_subject(title: str, subject: str) -> None:

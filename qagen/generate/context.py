@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from qagen.config import GenerateConfig
-from qagen.generate.subjects import is_byline
+from qagen.generate.subjects import clean_title, document_subject, is_byline
+from qagen.generate.text import last_heading, word_set
 from qagen.io import sha256_text
 from qagen.language import QUESTION_LANGUAGES, function_words
 from qagen.records import Document, FoldAssignment, Page, Section, Source, Split
@@ -46,6 +47,9 @@ class GenerationContext:
         language: ISO 639 code of the corpus language: the forced ``generate.language``, or
             the majority of the detected document languages (for anything corpus-wide).
         doc_titles: A human title per document id (used to phrase questions).
+        title_headings: The recorded title a package name replaced in ``doc_titles``, per document id
+            ("My humble additions to (La)TEX mathematics" for "The yhmath package"): a heading that
+            repeats it is the title page's, not a topic.
         doc_languages: ISO 639 code per document id, detected when ``generate.language`` is
             "auto"; empty when a language is forced. Read it through :meth:`language_of`.
     """
@@ -60,6 +64,7 @@ class GenerationContext:
     language: str = "en"
     doc_titles: Mapping[str, str] = field(default_factory=dict)
     doc_languages: Mapping[str, str] = field(default_factory=dict)
+    title_headings: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         missing = [s for s in self.sampled if s not in self.sections or s not in self.folds]
@@ -112,6 +117,7 @@ class GenerationContext:
                 if a.sampled:
                     sampled.append(a.section_id)
         doc_languages, lang = resolve_languages(language or config.language, by_id.values())
+        replaced: dict[str, str] = {}
         return cls(
             sections=by_id,
             pages=place_of,
@@ -121,8 +127,9 @@ class GenerationContext:
             seed=seed,
             config=config,
             language=lang,
-            doc_titles=document_titles(by_id.values(), documents),
+            doc_titles=document_titles(by_id.values(), documents, replaced),
             doc_languages=doc_languages,
+            title_headings=replaced,
         )
 
     def topic(self, section_id: str) -> int:
@@ -130,6 +137,12 @@ class GenerationContext:
 
     def title(self, doc_id: str) -> str:
         return self.doc_titles.get(doc_id, "")
+
+    def heading_is_title(self, section: Section) -> bool:
+        """Whether the section's own heading is its document's title (as recorded or as used)."""
+        heading = clean_title(last_heading(section.heading)).casefold()
+        titles = (self.title(section.doc_id), self.title_headings.get(section.doc_id, ""))
+        return bool(heading) and heading in {clean_title(t).casefold() for t in titles}
 
     def language_of(self, section_id: str) -> str:
         """The language to write in for a section: its document's, else the corpus language."""
@@ -161,22 +174,77 @@ def item_id(kind: str, section_ids: Iterable[str], question: str) -> str:
     return sha256_text(json.dumps([kind, list(section_ids), question], ensure_ascii=False))[:16]
 
 
-def document_titles(sections: Iterable[Section], documents: Iterable[Document] = ()) -> dict[str, str]:
+def document_titles(
+    sections: Iterable[Section], documents: Iterable[Document] = (), replaced: dict[str, str] | None = None
+) -> dict[str, str]:
     """A title per document: its recorded title, else its first heading, else its file name.
 
     A recorded title that is an author byline (PDF metadata and title pages mix them up) is not used.
+    A title that names nothing gives way to the package the file and text name ("The yhmath package"
+    for "My humble additions to (La)TEX mathematics"); ``replaced`` then receives the title it replaced.
     """
     titles = {d.id: d.title.strip() for d in documents if d.title and _usable_title(d.title)}
     first: dict[str, Section] = {}
+    texts: dict[str, list[str]] = {}
     for s in sections:
         if s.doc_id not in first or s.order < first[s.doc_id].order:
             first[s.doc_id] = s
+        if sum(map(len, texts.setdefault(s.doc_id, []))) < _NAME_SEARCH_CHARS:
+            texts[s.doc_id].append(s.text)
     for doc_id, s in first.items():
         if doc_id not in titles:
             heading = s.heading.strip()
             usable = 0 < len(heading) <= 100 and _usable_title(re.split(r"\s+[›»>]\s+", heading)[0])
             titles[doc_id] = heading if usable else _humanize(s.doc_path)
+        named = _file_named_package(s.doc_path, titles[doc_id], "\n".join(texts.get(doc_id, ())))
+        if named:
+            if replaced is not None:
+                replaced[doc_id] = titles[doc_id]
+            titles[doc_id] = named
     return titles
+
+
+_NAME_SEARCH_CHARS = 200_000
+# parts of a file name that name no package ("hyperref-doc.pdf", "R-lang.pdf", "chemnum_en.pdf")
+_NOT_NAMES = word_set("doc docs pdf man manual guide userguide user users html lang en src tex latex readme")
+
+
+def _file_named_package(path: str, title: str, text: str) -> str | None:
+    """ "The yhmath package" for yhmath.pdf titled "My humble additions to (La)TEX mathematics".
+
+    A title that reads as a sentence, or in its author's voice, names nothing a user would type; the
+    file's name does when the document's own text uses it as a package or class name
+    (\\usepackage{yhmath}, yhmath.sty, "the yhmath package"). None when the title already holds the
+    name, or no part of the file's name is used so.
+    """
+    stem_parts = [seg for seg in re.split(r"__|\.", PurePath(path).stem) if seg]
+    # whole parts only: a word of "latex2e-first-aid-for-external-files" ("first") is no name
+    tokens = [seg.strip("_- ") for seg in reversed(stem_parts)]
+    folded_title = title.casefold()
+    for token in dict.fromkeys(t for t in tokens if len(t) >= 3 and not t.isdigit()):
+        if token.casefold() in _NOT_NAMES:
+            continue
+        in_title = re.search(rf"(?<![\w-]){re.escape(token.casefold())}(?![\w-])", folded_title)
+        if in_title and not document_subject(title).startswith("“"):
+            return None  # "The multicol package", "ulqda: A LATEX package ...": the title names it
+        name = re.escape(token)
+        kind = None
+        if re.search(rf"\b{name}\.cls\b|\\documentclass(?:\[[^\]]*\])?\{{{name}\}}|\b{name} class\b", text):
+            kind = "class"
+        elif re.search(
+            rf"\b{name}\.sty\b|\\usepackage(?:\[[^\]]*\])?\{{[^}}]*\b{name}\b|\b{name} package\b"
+            rf"|\bpackage \(?{name}\b",
+            text,
+        ) or (
+            # "make yhmath compatible with ...", "loading this package (yhmath)": a package's documentation
+            # using the name as a word
+            len(re.findall(rf"(?<![\w\\-]){name}(?![\w-])", text)) >= 3
+            and re.search(r"\b(?:this|the) package\b", text, re.IGNORECASE)
+        ):
+            kind = "package"
+        if kind:
+            return f"The {token} {kind}"
+    return None
 
 
 def _usable_title(title: str) -> bool:

@@ -47,6 +47,7 @@ from qagen.generate.terms import KIND_WORDS, Term, find_terms, pick_distractors,
 from qagen.generate.text import BYLINE_IN_PROSE, Unit, last_heading, n_words, render_units, units, whole_body, word_set
 from qagen.generate.wh_questions import blank_question
 from qagen.io import sha256_text
+from qagen.language import function_words
 from qagen.records import GeneratorInfo, Item, ItemType, Section
 
 if TYPE_CHECKING:
@@ -209,7 +210,7 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
     body = units(section.text)
     title = ctx.title(section.doc_id)
     heading = last_heading(section.heading)
-    is_title = heading.lower() == title.strip().lower()
+    is_title = ctx.heading_is_title(section)
     language = ctx.language_of(section.id)
     asked = None if is_title else heading_question(heading, title, language, body=section.text)
     if asked and body:
@@ -279,12 +280,32 @@ def _answers_heading(question: str, answer: str) -> bool:
         return False  # cut at a page break or before a display: "... add tokens to the"
     if _ABOUT_THE_DOCUMENT.search(answer):
         return False  # "This section presents a treatment of the ideas behind ...": about the manual, not the topic
-    offered = re.match(r"^Which (.+?) does .+ provide\?$", question)
+    if _COPYRIGHT.search(answer):
+        return False  # "Copyright c 2000–2022 R Core Team Permission is granted to ...": a licence page
+    offered = re.match(r"^Which (.+?) do(?:es)? .+ provide\?$", question)
     if offered:
         noun = offered.group(1).split()[-1].lower()
         names = set(re.findall(r"\\[A-Za-z@]+", answer))
-        return len(names) >= 2 or answer.count("\n- ") >= 2 or noun.rstrip("s") in answer.lower()
+        bullets = answer.count("\n- ")
+        if bullets < 2 and _FORWARD.search(answer):
+            return False  # "In the following, you will find a description of all keys": the list is elsewhere
+        if noun in _CODE_NOUNS:
+            return len(names) >= 2 or bullets >= 2
+        if noun in _SETTING_NOUNS:
+            # named settings: a list, "key=value" pairs, or a line opening with the setting's name
+            # ("cbgreek this option causes ..."); "options, specified using the key-value system" names none
+            defined = re.findall(r"(?m)^[a-z][\w-]*\s+\S", answer)
+            return bullets >= 2 or len(re.findall(r"\b[a-z][\w-]*=", answer)) >= 2 or len(defined) >= 1
+        return len(names) >= 2 or bullets >= 2 or noun.rstrip("s") in answer.lower()
     return True
+
+
+_COPYRIGHT = re.compile(
+    r"\bpermission is granted to\b|\ball rights reserved\b|\bcopyright (?:©|\(c\)|c )?\s*\d{4}", re.I
+)
+_FORWARD = re.compile(r"\bin the following\b|\b(?:described|listed|given|explained) (?:below|in the following)\b", re.I)
+_CODE_NOUNS = word_set("commands macros environments hooks counters functions")
+_SETTING_NOUNS = word_set("options keys settings parameters arguments modes")
 
 
 def _glyph_junk(text: str) -> bool:
@@ -318,7 +339,12 @@ _ABOUT_THE_DOCUMENT = re.compile(
     re.IGNORECASE,
 )
 # A question pointing into text the asker never saw: "these hooks", "such a case", "... use it?"
-_DEICTIC = re.compile(r"\b(?:this|these|those|such|above|below|following|previous)\b|\b(?:it|them)\?$", re.IGNORECASE)
+_DEICTIC = re.compile(
+    r"\b(?:this|these|those|such|above|below|following|previous)\b|\b(?:it|them)\?$"
+    # "What should I do if I followed the instructions to get set up?": which instructions?
+    r"|\b(?:followed|completed|read|done) (?:the|all the) (?:instructions|steps|tutorial|guide|chapter)\b",
+    re.IGNORECASE,
+)
 
 _QUESTION_WORDS = frozenset(
     re.findall(r"\w+", "what which who whom how when where why do does did i my me can should the a an to of is are")
@@ -359,7 +385,8 @@ def _factoids(ctx: GenerationContext, section: Section) -> list[Item]:
         if entity.normalized in seen_entities:
             continue
         seen_entities.add(entity.normalized)
-        asked = entity_question(section.text, entity, entities, section.heading, title, language)
+        heading = "" if ctx.heading_is_title(section) else section.heading  # the title page's: no topic
+        asked = entity_question(section.text, entity, entities, heading, title, language)
         if asked is None:
             continue
         question = _disambiguate(asked.question, entity, ctx.config.phone_region, seen_questions)
@@ -509,8 +536,13 @@ _NEEDS_CONTEXT = re.compile(
     r"|\b(?:before|after|like|than|of) that\b|\(\d+(?:-[a-z]+)*\)|\bthe ones\b|\]\["
     # "If that is greater than ...", "The solution, of course, ...", "Both methods mean ...": about what?
     r"|\b(?:if|when|since|because|unless) that\b"
-    r"|^(?:the|both|either|neither) (?:solution|problem|result|remedy|answer|limit|methods?|ways?|cases?|"
-    r"versions?|former|latter|rest|default)\b"
+    # "That changes the default ...", "In that case you can ...", "As another example, suppose ...": what
+    # came before is needed
+    r"|^that\b|\b(?:in|for) (?:that|either|each|both) cases?\b|^(?:as|for) (?:another|an|one more)\b"
+    # "If not, regular \frac will be used.", "Similar to \url{URL}.": if not what? similar to what?
+    r"|^(?:if (?:not|so)|similar(?:ly)? to|unlike|in contrast|as (?:before|above|with))\b"
+    r"|^(?:the|both|either|neither) (?:solution|problem|trouble|difficulty|catch|result|remedy|answer|limit|"
+    r"methods?|ways?|cases?|versions?|former|latter|rest|default)\b"
     # ... also after an opening phrase, and for a bare "the value" or "the limit" that no qualifier follows
     # ("By default, the limit is set to 5": which limit?; "The value of \\foo is 5" names it)
     r"|^[^,]{1,30},\s(?:the|both|either|neither) (?:solution|problem|result|remedy|answer|limit|methods?|ways?|"
@@ -575,8 +607,8 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
         tail = _TAIL_AFTER_CODE.match(unit.text)
         if tail and (tail.group(1) or tail.group(2) in _CONNECTORS):
             continue  # "\\inserttext instead of ...", "\\pagestyle{fancy} e lasciamo ...": a sentence's tail
-        if re.search(r"[⇒→⟹]|\b[a-z]{2,}- (?:\d{1,4} )?[a-z]{2,}\b", unit.text):
-            continue  # a syntax line ("=⇒") or a line-end hyphen the PDF left ("exam- ple")
+        if re.search(r"[⇒→⟹⟨⟩]|\b[a-z]{2,}- (?:\d{1,4} )?[a-z]{2,}\b", unit.text):
+            continue  # a syntax line ("=⇒", "\AxisOf⟨point1⟩") or a line-end hyphen the PDF left ("exam- ple")
         if re.search(r"\s(?:\d{1,2}|[A-Z])\.$", unit.text):
             continue  # cut at a date or an initial ("Zivilgesetzbuch vom 10.")
         if unit.text.count("{") != unit.text.count("}") or re.match(
@@ -585,8 +617,12 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
             continue  # code cut mid-group ("= {700, } }"); a table cell with no subject ("Changes the font of ...")
         if re.search(r"[}\]] ?\d{1,4} [a-z]|<[a-z][\w -]*>|\$|\{[^{}]*=", unit.text):
             continue  # a listing's line number ("With \cmpd{d} 3 the label"), a placeholder, math, key=value code
-        if re.match(r"\\[A-Za-z@]+ (?:In|The|A|An|This|If|When|For|To|It|We|You|See|Note)\b", unit.text):
+        if re.match(r"\\[A-Za-z@]+\*? (?:In|The|A|An|This|If|When|For|To|It|We|You|See|Note)\b", unit.text) or (
+            english and _margin_label(unit.text)
+        ):
             continue  # a margin note spliced in front of the sentence ("\adots In AMS-LaTeX there is ...")
+        if english and _RUN_IN_HEADING.search(unit.text):
+            continue  # "Lagrange's equations An earlier example ...": a run-in heading read into the sentence
         if english and any(_spliced(unit.text, name) for name in re.findall(r"\\[A-Za-z@]+", unit.text)):
             continue  # a margin note inside the sentence: the sentence is not the document's
         if english and re.search(r"(?:^|\s)[b-hj-z](?=[\s.,;]|$)", unit.text):
@@ -607,6 +643,10 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
         # a fragment around the blank ("Email to ____, please.", "____{a}{0}{0}{0};"): too few words of
         # its own to state anything
         terms = [t for t in terms if len(re.findall(r"[^\W\d_]{2,}", unit.text.replace(t.text, " "))) >= 4]
+        if english:
+            # "There is actually more to the ____ command.", "Another command available is ____.": every
+            # name of its kind fits; the sentence must say something of its own about the blank
+            terms = [t for t in terms if _said_words(unit.text.replace(t.text, " "))]
         if english and _MAKING_OF_THE_DOCUMENT.search(unit.text):
             continue  # "In most of the tables we then formatted the first row ...": how the manual was made
         if BYLINE_IN_PROSE.search(unit.text):
@@ -636,6 +676,31 @@ _AFTER_NAME = word_set(
 )
 # Placeholders a manual uses for "any command": never an answer.
 _PLACEHOLDER_NAMES = word_set("\\command \\macro \\foo \\bar \\baz \\cs \\name \\mycommand \\mymacro \\something")
+
+
+# A capitalised function word after a lower-case word with no stop between: a run-in heading ("Lagrange’s
+# equations An earlier example ...") or a table's columns read as one line
+_RUN_IN_HEADING = re.compile(r"[a-z’'] (?:The|An|In|On|This|These|It|We|You|If|When|For|To|Use|See) [a-z]")
+# Words a cloze sentence carries besides function words and the kind of thing the blank is
+_KIND_NOUNS = word_set(
+    "command commands macro macros environment environments option options key keys package packages class "
+    "value values argument arguments parameter parameters"
+)
+
+
+def _said_words(text: str) -> list[str]:
+    """The content words of an English sentence: not stop words, not the kind of thing blanked."""
+    stop = function_words(("en",))
+    return [
+        w for w in re.findall(r"[^\W\d_]{3,}", text) if w.casefold() not in stop and w.casefold() not in _KIND_NOUNS
+    ]
+
+
+def _margin_label(text: str) -> bool:
+    """A command opening the sentence, then a capitalised function word: "\\DeclareMicrotypeVariants* On its
+    search ...", "\\foo Also ..." (the command is a margin label, the sentence begins after it)."""
+    m = re.match(r"\\[A-Za-z@]+\*?\s+([A-Z][a-z]+)\b", text)
+    return bool(m) and m.group(1).casefold() in function_words(("en",))
 
 
 def _spliced(text: str, term: str) -> bool:

@@ -24,7 +24,7 @@ from qagen.generate.phrasing import (
     to_first_person,
     topic_heading,
 )
-from qagen.generate.subjects import clean_heading, document_subject, with_subject
+from qagen.generate.subjects import clean_heading, document_subject, namelike, with_subject
 from qagen.generate.text import BYLINE_IN_PROSE, clean_line, fields, join_wrapped, last_heading, split_sentences
 
 _GENERIC_LABELS = re.compile(
@@ -190,6 +190,20 @@ def _topic(heading: str, title: str) -> str | None:
     if not heading or heading.endswith("?") or question_like or _CONTACT_HEADINGS.match(heading):
         return document_subject(title) or "this service"
     heading = re.sub(r"^(?:contact|questions about)\s+", "", heading, flags=re.IGNORECASE)
+    # "Introduction to Ubuntu Development": the topic is Ubuntu development, not its introduction
+    introduced = re.match(
+        r"^(?:(?:an?|the)\s+)?(?:introduction|overview|getting started|welcome)\s+(?:to|of|with)\s+(\S.*)$",
+        heading,
+        re.IGNORECASE,
+    )
+    if introduced:
+        # "Introduction to Ubuntu Development": the topic is Ubuntu development, not its introduction; a
+        # name the title also capitalises keeps its case and takes no article
+        words = introduced.group(1).split()
+        title_words = set(title.split())
+        if words[0][:1].isupper() and words[0] in title_words:
+            return " ".join([words[0], *(w if namelike(w) else w.lower() for w in words[1:])])
+        heading = introduced.group(1)
     first = heading.split()[0].casefold() if heading.split() else ""
     if len(heading.split()) > 7 or first in _IMPERATIVE_VERBS:
         # "Get a Launchpad account" is an instruction, not a topic ("about the get a Launchpad account");

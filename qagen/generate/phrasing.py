@@ -114,6 +114,7 @@ _SKIP_HEADINGS = re.compile(
     r"scope(?: of this policy)?|summary|overview|contents|table of contents|appendix|notes?|"
     r"implementation|the implementation|identification|acknowledge?ments?|licen[cs]e|copyright|"
     r"(?:change|version|revision) (?:history|log)|changes|changelog|references|bibliography|index|abstract|"
+    r"(?:the |a |package )?history|(?:the )?reference|"
     r"preface|the code|driver|the driver|documentation|the documentation|author|authors|"
     r"contributions?|contributing|contributors|feedback|thanks|to ?do|future (?:work|plans)|copying|"
     r"credits?(?: where (?:it'?s|it’s) due)?|incomplete|unfinished|wish ?list|open (?:issues|questions)|"
@@ -171,6 +172,28 @@ def lower_first(text: str) -> str:
     """Lower-case the first word unless it looks like a name or acronym (ECG, AromaVita)."""
     first = text.split(" ", 1)[0]
     return text if namelike(first) else text[:1].lower() + text[1:]
+
+
+def _sentence_case(heading: str, title: str, body: str | None) -> str:
+    """A Title Case heading in sentence case ("Test and Submit your Work" -> "test and submit your work").
+
+    Names keep their capitals: acronyms and camelCase (namelike), and words the title or the body
+    capitalise where no sentence starts ("Ubuntu" in "packages for Ubuntu"). A heading not in Title
+    Case only loses its first capital (lower_first).
+    """
+    words = heading.split()
+    capitalised = [w for w in words[1:] if w[:1].isalpha() and w not in _MINOR_WORDS]
+    if not capitalised or not all(w[:1].isupper() for w in capitalised):
+        return lower_first(heading)
+    text = f"{title}\n{body or ''}"
+
+    def keep(word: str) -> bool:
+        bare = word.strip("()[]{}.,;:!?\"'“”‘’")
+        if not bare or namelike(bare) or bare in title.split():
+            return True
+        return re.search(rf"(?<=[a-z,;] ){re.escape(bare)}\b", text) is not None
+
+    return " ".join(w if keep(w) else w.lower() for w in words)
 
 
 def lower_title(text: str) -> str:
@@ -261,6 +284,8 @@ def heading_question(heading: str, title: str, language: str = "en", body: str |
     if ":" in heading and not heading.endswith("?"):  # "Shrinking and growing: the scale operation"
         head, tail = (part.strip() for part in heading.split(":", 1))
         heading = tail if len(tail.split()) >= 2 else head
+    if ";" in heading:  # "Ordinary slash-fraction derivatives; template DIFS": the topic, then a label
+        heading = heading.split(";", 1)[0].strip()
     if not heading or len(heading) > 120 or _SKIP_HEADINGS.match(heading) or not re.search(r"[^\W\d_]{4}", heading):
         return None
     if not topic_heading(heading) or re.search(r"<[^>]*>|⟨", heading):
@@ -288,7 +313,7 @@ def heading_question(heading: str, title: str, language: str = "en", body: str |
             question = ("¿" + question) if language == "es" and not question.startswith("¿") else question
             return with_subject(question, subject, language), 4
         return capitalize(contract(template.format(heading=heading, subject=subject), language)), 3
-    low = lower_first(heading)
+    low = _sentence_case(heading, title, body)
     if _CONTACT_HEADINGS.match(heading):
         return (f"Who can I contact about {subject}?", 4) if subject else None
     fixed = _fixed_rules(low)
@@ -313,6 +338,11 @@ def heading_question(heading: str, title: str, language: str = "en", body: str |
         return with_subject(gerund, subject), 4
     if low.split()[0].casefold() in _LEADING_LINKS:
         return None  # "With formalism", "And finally": a fragment, "What does X say about the with formalism?"
+    if body is not None and re.fullmatch(r"[a-z][\w@-]*", low):
+        named = re.search(rf"\b{re.escape(low)}(?:\.(sty|cls)| (package|class))\b", body)
+        if named:  # heading "cite" over "cite.sty cannot be used with hyperref": a package, not "the cite"
+            kind = "class" if "cls" in (named.group(1) or "") or named.group(2) == "class" else "package"
+            low = f"{low} {kind}"
     return _noun_question(low, subject), 3
 
 
@@ -529,8 +559,14 @@ def _uses_verb(question: str, body: str) -> bool:
     return re.search(forms, body, re.IGNORECASE) is not None
 
 
+# Words a Title Case heading leaves in lower case ("Limitations and Issues", "Prerequisites and Conventions")
+_MINOR_WORDS = word_set(
+    "a an the and or nor but of in on at to for by with from as vs via into per your my our their its"
+)
+
+
 def _noun_question(low: str, subject: str) -> str:
-    if all(w[:1].isupper() for w in low.split()[1:] if w[:1].isalpha()):
+    if all(w[:1].isupper() for w in low.split()[1:] if w[:1].isalpha() and w not in _MINOR_WORDS):
         low = lower_title(low)  # Title Case -> sentence case, names kept
     phrase = to_first_person(low)
     words = phrase.split()

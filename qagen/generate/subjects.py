@@ -55,10 +55,15 @@ _DOC_SUFFIX = re.compile(
 )
 _ARTICLE = re.compile(r"^(?:the|a|an|de|het|een|der|die|das|le|la|les|il|lo|el|los|las|o|os|as)\s+", re.IGNORECASE)
 _PACKAGE_FILE = re.compile(r"^([\w@-]+)\.(?:sty|cls|dtx|tex|mp|py|js)$", re.IGNORECASE)
-_PACKAGE_FIRST = re.compile(r"^(?:package|paket|pakket|paquete|pacchetto|pacote)\s+(\S+)$", re.IGNORECASE)
-# "The eledform extension for eledmac", "the shapes Macros for ...": a name, its kind, then a purpose
+# "Package sobolev", "The extension package codicefiscaleitaliano"
+_PACKAGE_FIRST = re.compile(
+    r"^(?:the\s+)?(?:[a-z]+\s+)?(?:package|paket|pakket|paquete|pacchetto|pacote)\s+(\S+)$", re.IGNORECASE
+)
+# "The eledform extension for eledmac", "the shapes Macros for ...", "The Expressg MetaPost package for
+# drawing ...", "The wasysym macro package for LATEX2ε": a name (and a qualifier), its kind, then a purpose
 _KIND_THEN_PURPOSE = re.compile(
-    r"^(?:the\s+)?([a-z][\w@.-]{2,})\s+(package|class|bundle|library|module|extension|macros)\s+(?:for|to|in|of)\s",
+    r"^(?:the\s+)?([a-z][\w@.-]{2,}(?:\s+[\w-]+)?)\s+(package|class|bundle|library|module|extension|macros)"
+    r"\s+(?:for|to|in|of)\s",
     re.IGNORECASE,
 )
 # A title that opens with a lowercase identifier, then words ("chapterbib multiple bibliographies"): a name
@@ -148,6 +153,9 @@ def document_subject(title: str, doc_path: str = "") -> str:
     manual_for = _MANUAL_FOR.search(text)
     if manual_for and len(text.split()) > 3:  # "Hypertext marks in LaTeX: a manual for hyperref"
         return manual_for.group(1)
+    package_first = _PACKAGE_FIRST.match(text)
+    if package_first:  # before "the extension package" is read as a name
+        return f"the {package_first.group(1)} package"
     named_in = _NAMED_ANYWHERE.search(text) or _FILE_ANYWHERE.search(text) or _NAME_THEN_PACKAGE.match(text)
     if named_in and len(text.split()) > 2:  # "Experimental Unicode ...: The unicode-math package"
         return f"the {named_in.group(1)} package"
