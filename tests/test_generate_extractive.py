@@ -135,7 +135,7 @@ def test_user_like_questions(items: list) -> None:
     questions = {i.question for i in items}
     for expected in [
         "How do I make a complaint at the Lindenhof Hospital?",
-        "How do I get a second opinion at the Lindenhof Hospital?",
+        "How can I get a second opinion at the Lindenhof Hospital?",
         "What is the phone number of the complaints officer at the Lindenhof Hospital?",
         "What is the e-mail address of the data protection officer at the Lindenhof Hospital?",
         "Who can work remotely under the Remote Work Policy?",
@@ -240,7 +240,7 @@ AT = " at the Cardiology Outpatient Clinic?"
     ("heading", "question"),
     [
         ("What to bring to your appointment", "What should I bring to my appointment" + AT),
-        ("Preparing for an exercise test", "How do I prepare for an exercise test" + AT),
+        ("Preparing for an exercise test", "How can I prepare for an exercise test" + AT),
         ("Cancelling or changing an appointment", "How do I cancel or change an appointment" + AT),
         ("Resetting your password", "How do I reset my password" + AT),
         ("Recycling your machine", "How do I recycle my machine" + AT),
@@ -256,7 +256,7 @@ AT = " at the Cardiology Outpatient Clinic?"
         ("Descaling", "How do I descale the AromaVita Barista 300?"),
         ("2.3 Options", "Which options does the multicol package provide?"),
         ("4.1 Package installation", "How do I install the multicol package?"),
-        ("Emulate linguex", "How do I emulate linguex with the multicol package?"),
+        ("Emulate linguex", "How can I emulate linguex with the multicol package?"),
         ("Loading the package", "How do I load the multicol package?"),
     ],
 )
@@ -697,7 +697,11 @@ def test_definitions_keep_to_what_names_the_subject() -> None:
             None,
             "What does the hopatch package say about known limitations and issues?",
         ),
-        ("Test and Submit your Work", None, "How do I test and submit my work with the hopatch package?"),
+        ("Usage in Section Headings and Captions", None, "How do I use the hopatch package in section headings and captions?"),
+        ("Todo-List", None, None),
+        ("Test and Submit your work", None, "How can I test and submit my work with the hopatch package?"),
+        ("NamingConvention", "The naming convention of the constants is \\<name>.", None),
+        ("Test and Submit your Work", None, "How can I test and submit my work with the hopatch package?"),
         ("History", None, None),
         (
             "Ordinary slash-fraction derivatives; template DIFS",
@@ -873,3 +877,21 @@ def test_the_title_a_package_name_replaced_is_still_the_title_pages_heading() ->
     assert ctx.title("y") == "The yhmath package" and ctx.heading_is_title(sections[0])
     items = generate_extractive(ctx)
     assert items and not [i for i in items if "humble" in i.question], [i.question for i in items]
+
+
+def test_a_short_section_opening_numbered_subsections_gets_no_heading_question() -> None:
+    intro = (
+        "Sometimes you might want to make new functionality available in a stable release which is not "
+        "connected to a critical bug fix. For these scenarios you have two options: either you upload to a "
+        "PPA or prepare a backport."
+    )
+    sub = (
+        "A Personal Package Archive lets you upload packages that are built and published as an apt "
+        "repository on Launchpad; users add it to their sources and install the packages from it."
+    )
+    texts = [("1.9 Backporting software updates", intro), ("1.9.1 Personal Package Archive (PPA)", sub)]
+    items = _items_for(texts, "Ubuntu Packaging Guide", ["long_form"])
+    assert not [i for i in items if i.source.section_ids == ("d-0",) and "backport" in i.question.lower()]
+    # the same words with no subsection under them answer their heading
+    items = _items_for([texts[0], ("2 Uploading", sub)], "Ubuntu Packaging Guide", ["long_form"])
+    assert [i for i in items if i.source.section_ids == ("d-0",) and "backport" in i.question.lower()]

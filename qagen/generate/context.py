@@ -9,6 +9,7 @@ earlier stages wrote.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -137,6 +138,14 @@ class GenerationContext:
 
     def title(self, doc_id: str) -> str:
         return self.doc_titles.get(doc_id, "")
+
+    @functools.cached_property
+    def _by_place(self) -> dict[tuple[str, int], Section]:
+        return {(s.doc_id, s.order): s for s in self.sections.values()}
+
+    def next_section(self, section: Section) -> Section | None:
+        """The section after ``section`` in its document, if there is one."""
+        return self._by_place.get((section.doc_id, section.order + 1))
 
     def heading_is_title(self, section: Section) -> bool:
         """Whether the section's own heading is its document's title (as recorded or as used)."""

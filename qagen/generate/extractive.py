@@ -213,6 +213,8 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
     is_title = ctx.heading_is_title(section)
     language = ctx.language_of(section.id)
     asked = None if is_title else heading_question(heading, title, language, body=section.text)
+    if asked and _opens_subsections(section, ctx.next_section(section)):
+        asked = None  # "3.1 Fine-tuning mathematical layout" over one sentence: 3.1.1, 3.1.2 ... hold the answer
     if asked and body:
         # A heading question asks about the whole section, so only the whole section answers it:
         # an opening cut at N words left out what the question asked for in half of the cases
@@ -266,6 +268,28 @@ _RELIABLE_SENTENCE_FORM = re.compile(
     r"(?:^|, )(?:what should i do if |what is \\?[\w.@-]+\?|when (?:is|are) .+ open\?|how much does .+ cost\?)",
     re.IGNORECASE,
 )
+
+
+# Fewer words than this above a subsection: the section introduces its subsections, it answers nothing
+INTRO_WORDS = 80
+
+
+def _opens_subsections(section: Section, following: Section | None) -> bool:
+    """A short section whose next section is numbered under it ("3.1" then "3.1.1", "Chapter 4" then
+    "4.1"): its heading's question is answered by the subsections, not by its few words."""
+    if following is None or n_words(section.text) >= INTRO_WORDS:
+        return False
+    number = _section_number(last_heading(section.heading))
+    inner = _section_number(last_heading(following.heading))
+    return bool(number and inner and inner.startswith(number + "."))
+
+
+def _section_number(heading: str) -> str | None:
+    """ "3.1" of "3.1 Fine-tuning", "4" of "Chapter 4 Exposing ...", "A.2" of "A.2 Tables"."""
+    m = re.match(r"^\s*(?:(?:chapter|section|part|appendix)\s+)?([A-Z]|\d+)((?:\.\d+)*)\.?\s", heading, re.IGNORECASE)
+    if not m or (m.group(1).isalpha() and not m.group(2) and not re.match(r"^\s*(?:appendix|chapter)", heading, re.I)):
+        return None  # "A Note on fonts": an article, not a number
+    return m.group(1) + m.group(2)
 
 
 def _answers_heading(question: str, answer: str) -> bool:
@@ -334,7 +358,8 @@ _POINTS_OUTSIDE = re.compile(
     re.IGNORECASE,
 )
 _ABOUT_THE_DOCUMENT = re.compile(
-    r"\b(?:this|the present|the following) (?:section|chapter|part|appendix|document|manual|paper) "
+    r"\b(?:this|the present|the following) (?:section|chapter|part|appendix|document|manual|paper)"
+    r"(?: of (?:the|this) (?:manual|document|guide))? "
     r"(?:presents|describes|explains|covers|shows|introduces|discusses|gives|contains|lists)\b",
     re.IGNORECASE,
 )

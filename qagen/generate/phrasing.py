@@ -116,7 +116,7 @@ _SKIP_HEADINGS = re.compile(
     r"(?:change|version|revision) (?:history|log)|changes|changelog|references|bibliography|index|abstract|"
     r"(?:the |a |package )?history|(?:the )?reference|"
     r"preface|the code|driver|the driver|documentation|the documentation|author|authors|"
-    r"contributions?|contributing|contributors|feedback|thanks|to ?do|future (?:work|plans)|copying|"
+    r"contributions?|contributing|contributors|feedback|thanks|to[- ]?do(?:[- ]?list)?|future (?:work|plans)|copying|"
     r"credits?(?: where (?:it'?s|it’s) due)?|incomplete|unfinished|wish ?list|open (?:issues|questions)|"
     r"users?'?s?’?s? guide|user manual|reference manual|tutorial|examples?|an example|miscellaneous|misc|"
     # discourse labels: the rationale or background of what? ("Can you explain the rationale in diffcoeff?")
@@ -175,15 +175,14 @@ def lower_first(text: str) -> str:
 
 
 def _sentence_case(heading: str, title: str, body: str | None) -> str:
-    """A Title Case heading in sentence case ("Test and Submit your Work" -> "test and submit your work").
+    """A heading in sentence case ("Test and Submit your Work" -> "test and submit your work").
 
     Names keep their capitals: acronyms and camelCase (namelike), and words the title or the body
-    capitalise where no sentence starts ("Ubuntu" in "packages for Ubuntu"). A heading not in Title
-    Case only loses its first capital (lower_first).
+    capitalise where no sentence starts ("Ubuntu" in "packages for Ubuntu"). A heading with no capital
+    after its first word only loses its first capital (lower_first).
     """
     words = heading.split()
-    capitalised = [w for w in words[1:] if w[:1].isalpha() and w not in _MINOR_WORDS]
-    if not capitalised or not all(w[:1].isupper() for w in capitalised):
+    if not any(w[:1].isupper() for w in words[1:]):
         return lower_first(heading)
     text = f"{title}\n{body or ''}"
 
@@ -268,6 +267,20 @@ def the(phrase: str) -> str:
 
 
 def heading_question(heading: str, title: str, language: str = "en", body: str | None = None) -> tuple[str, int] | None:
+    """A question for a section heading (see :func:`_heading_question`), "How do I ...?" said in two ways.
+
+    One how-to question in three asks "How can I ...?": users say both, and a dataset where every
+    procedure opens the same way tests one phrasing only.
+    """
+    asked = _heading_question(heading, title, language, body)
+    if asked and language == "en" and asked[0].startswith("How do I ") and int(sha256_text(heading)[:8], 16) % 3 == 0:
+        return "How can I " + asked[0][len("How do I ") :], asked[1]
+    return asked
+
+
+def _heading_question(
+    heading: str, title: str, language: str = "en", body: str | None = None
+) -> tuple[str, int] | None:
     """A question for a section heading, naming the document's subject, with a score (5 best).
 
     The heading loses its section number first ("2.3 Options" -> "Options"); a question that
@@ -292,6 +305,8 @@ def heading_question(heading: str, title: str, language: str = "en", body: str |
         return None  # ... or a syntax placeholder ("IUPAC<formula or name>"): no question echoes it
     if " " not in heading and heading.casefold() in _function_words(language):
         return None  # "while", "if", "for": a keyword of the documented language, not a topic
+    if body is not None and re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+", heading) and heading not in body:
+        return None  # "NamingConvention": two words the parser ran together, not a name the text uses
     subject = document_subject(title)
     if subject and _fold_eq(heading, subject):
         return None
@@ -467,6 +482,9 @@ _IMPERATIVE_VERBS = word_set(
 
 
 def _process_question(low: str, subject: str) -> str | None:
+    usage = re.match(r"^(?:usage|use) (in|with|inside|within|on) (.+)$", low, re.IGNORECASE)
+    if usage and subject:  # "Usage in section headings and captions" -> "How do I use chemnum in section ..."
+        return f"How do I use {lower_article(subject)} {usage.group(1)} {to_first_person(usage.group(2))}?"
     key = re.sub(r"^(?:the|package|software|product)\s+", "", low.casefold()).strip()
     verb = _PROCESS_NOUNS.get(key)
     if verb is None and key.split() and key.split()[-1] in _PROCESS_NOUNS and len(key.split()) <= 2:
