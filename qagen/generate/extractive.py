@@ -351,7 +351,10 @@ _POINTS_ELSEWHERE = re.compile(
 )
 # The same for a whole section, where what follows "the following" is quoted too: a table or figure is not.
 _POINTS_OUTSIDE = re.compile(
-    r"\bhere (?:they|it) (?:are|is)\b|\b(?:table|figure|fig\.) \d+ (?:illustrates|shows|lists|gives)\b|:$"
+    r"\bhere (?:they|it) (?:are|is)\b|:$"
+    # "Table 3.3a records those keys ...", "See §5.2.3 for the complete list": the content is elsewhere
+    r"|\b(?:table|figure|fig\.) \d+(?:\.\d+)*[a-z]? (?:illustrates|shows|lists|gives|records|contains)\b"
+    r"|\bfor (?:the|a) (?:complete|full) list\b"
     # a stub announcing what its subsections hold: "This can be done in two ways."
     r"|\b(?:in|by|with) (?:two|three|four|five|several|a few|different|various|a number of) "
     r"(?:ways|methods|steps|forms|variants)\.$",
@@ -367,7 +370,9 @@ _ABOUT_THE_DOCUMENT = re.compile(
 _DEICTIC = re.compile(
     r"\b(?:this|these|those|such|above|below|following|previous)\b|\b(?:it|them)\?$"
     # "What should I do if I followed the instructions to get set up?": which instructions?
-    r"|\b(?:followed|completed|read|done) (?:the|all the) (?:instructions|steps|tutorial|guide|chapter)\b",
+    r"|\b(?:followed|completed|read|done) (?:the|all the) (?:instructions|steps|tutorial|guide|chapter)\b"
+    # "What should I do if I want still more compactness?": more than what?
+    r"|\b(?:still|even) (?:more|less|further|better)\b",
     re.IGNORECASE,
 )
 

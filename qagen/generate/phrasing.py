@@ -121,7 +121,7 @@ _SKIP_HEADINGS = re.compile(
     r"users?'?s?’?s? guide|user manual|reference manual|tutorial|examples?|an example|miscellaneous|misc|"
     # discourse labels: the rationale or background of what? ("Can you explain the rationale in diffcoeff?")
     r"rationale|motivation|background|discussion|(?:general |final |some )?remarks|details|basics|generalities|"
-    r"preliminaries|philosophy|"
+    r"preliminaries|philosophy|(?:general|basic|key|main|some) concepts|"
     # labels of a note, not topics ("What should I know about the important note in gb4e?"), and legal text
     r"(?:an? |some )?(?:important|general|short|final|additional|further) (?:notes?|remarks?|comments?)|"
     r"caveats?|disclaimers?|legal (?:rubbish|stuff|notices?|matters|information)|"
@@ -358,8 +358,15 @@ def _heading_question(
         if named:  # heading "cite" over "cite.sty cannot be used with hyperref": a package, not "the cite"
             kind = "class" if "cls" in (named.group(1) or "") or named.group(2) == "class" else "package"
             low = f"{low} {kind}"
+        elif kind_named := re.search(rf"\b{re.escape(low)} ({_NAME_KINDS})\b", body):
+            low = f"{low} {kind_named.group(1)}"  # "repeat" over "The repeat statement causes ...": the statement
+        elif re.match(r"(?:this|the) package\b", body, re.IGNORECASE) or re.search(r"[\d-]", low):
+            low = f"{low} package"  # "ntheorem-hyper" over "This package ...": a package's section
     return _noun_question(low, subject), 3
 
+
+# What a one-word heading in lower case names, when the section's text says so ("the repeat statement")
+_NAME_KINDS = "statement|function|loop|command|keyword|operator|method|environment|option|macro|key|counter"
 
 # Words no noun-phrase heading opens with: the heading is a fragment of a sentence or of a pair
 _LEADING_LINKS = word_set("with without for from by to and or but nor of at as via into onto against than then")
@@ -391,6 +398,8 @@ def topic_heading(heading: str) -> bool:
         return True
     if heading.count("(") != heading.count(")") or heading.count('"') % 2:
         return False  # "Fix SourceForge bug (http": a heading cut inside a bracket or a quote
+    if re.search(r"\.\.\.|…", heading) and re.search(r"\\[A-Za-z@]+[(\[{]", heading):
+        return False  # "\left( ... \right) or \left[ ... \right]": a display of code read as a heading
     return not (_NOT_A_TOPIC.search(heading) or _NOT_A_NAME.search(heading))
 
 
