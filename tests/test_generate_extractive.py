@@ -576,6 +576,12 @@ def test_cloze_sentences_stand_on_their_own() -> None:
         ),
         ("Charges", "Charge Commands You don’t need to use \\mch and related commands inside formulas."),
         ("Fractions", "If not, regular \\frac will be used for the fraction in the formula."),
+        # round 20, held-out manuals: a side heading, a table's letter label, a listing's line number
+        ("Backslash", "Backslash The U+005C character is used to escape the \\string command in strings."),
+        ("Cases", "For the latter case, use the \\eqlines environment around the equations of the proof."),
+        ("Shadows", "S \\Sbox draws the box of the parameter list with a shadow below it."),
+        ("Legacy", "The legacy \\math.. commands switch to text fonts that behave correctly in mathematics."),
+        ("Lineno", "The package options 22 [switch, \\linenumbers] set the numbers in the left margin."),
         ("Links", "Similar to \\href{URL}{\\nolinkurl{URL}} but the link text is set in the document font."),
     ]
     asked_from, clean = _cloze_sources(texts, "The multicol package")
@@ -614,6 +620,11 @@ def test_a_section_that_is_no_answer_to_its_heading_gets_no_heading_question() -
             "Name | Type | Description margin | Length | Size of the margin. width | Length | Width of a box.",
         ),
         ("Charts", "The motivation is a flexible chart package. This section presents the ideas behind our model."),
+        (
+            "Widgets",
+            "We now describe widgets and how they relate to shapes. Widgets are built from drawing primitives.",
+        ),
+        ("Drawing", "This section briefly lists the tools for drawing. All of them share the same coordinate system."),
         ("Visualisation as a table", "Table 1 illustrates the output from \\ulqdaTable. Table 1: List of QDA Codes"),
         ("Syntax", "The \\jacob command has only three arguments, all of them mandatory. The syntax is simple:"),
         ("New roots", "Roots got bigger as well, so that now the vertical root comes later. •—–œŒÕÃ …»√ x"),
@@ -631,7 +642,7 @@ def test_a_section_that_is_no_answer_to_its_heading_gets_no_heading_question() -
     items = _items_for(texts, "The blockdraw package", ["long_form"])
     questions = [i.question for i in items]
     assert "Which connection macros does the blockdraw package provide?" in questions
-    unwanted = r"generic macros|variables|new roots|charts|visualisation|syntax|slash-fraction"
+    unwanted = r"generic macros|variables|new roots|charts|visualisation|syntax|slash-fraction|widgets|drawing"
     assert not [q for q in questions if re.search(unwanted, q, re.IGNORECASE)], questions
 
 
@@ -709,6 +720,10 @@ def test_definitions_keep_to_what_names_the_subject() -> None:
         ),
         ("Todo-List", None, None),
         ("General Concepts", None, None),
+        ("Conclusion", None, None),
+        ("Outlook", None, None),
+        ("booktabs and and the colortbl package", None, "WORDS"),
+        (".Internal and .Primitive", "The .Internal and .Primitive interfaces call C code directly.", "DOTS"),
         ("repeat", "The repeat statement causes repeated evaluation of the body.", "REPEAT"),
         ("ntheorem-hyper", "This package is not supported any more; use ntheorem's own option.", "NTHEOREM"),
         ("\\left( ... \\right) or \\left[ ... \\right]", None, None),
@@ -730,6 +745,12 @@ def test_definitions_keep_to_what_names_the_subject() -> None:
 )
 def test_headings_readers_found_odd(heading: str, body: str | None, question: str | None) -> None:
     asked = heading_question(heading, "The hopatch package", body=body)
+    if question == "WORDS":
+        assert asked is not None and "and and" not in asked[0] and "and the colortbl package" in asked[0], asked
+        return
+    if question == "DOTS":
+        assert asked is not None and ".Internal and .Primitive" in asked[0], asked
+        return
     if question in ("REPEAT", "NTHEOREM"):  # a one-word name gets the kind its text gives it
         kind = {"REPEAT": "the repeat statement", "NTHEOREM": "the ntheorem-hyper package"}[question]
         assert asked is not None and kind in asked[0], asked

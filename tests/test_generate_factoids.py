@@ -184,6 +184,13 @@ def test_a_title_in_its_authors_voice_gives_way_to_the_package_its_file_and_text
         ("rbt-mathnotes__rbt-mathnotes.pdf", "The rbt-mathnotes Package", "the mathnotes class, mathnotes.cls"),
         # a word of a long file name is no name ("the first package" is prose)
         ("latex2e-first-aid-for-external-files.pdf", "First aid for external files", "the first package to load"),
+        # the manual's source file named in a listing's header is no package name
+        (
+            "substances__substances_en.pdf",
+            "substances v0.2a Manual",
+            "% substances_en.tex, substances_en.pdf, README\n% substances_en.tex, substances_en.pdf, README\n"
+            "% substances_en.tex. The package defines chemical substances.",
+        ),
         # a product manual whose file name the text never uses as a package
         ("coffee-manual.pdf", "Brewing better coffee at home", "Descale the machine every month."),
     ],

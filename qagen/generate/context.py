@@ -247,7 +247,8 @@ def _file_named_package(path: str, title: str, text: str) -> str | None:
         ) or (
             # "make yhmath compatible with ...", "loading this package (yhmath)": a package's documentation
             # using the name as a word
-            len(re.findall(rf"(?<![\w\\-]){name}(?![\w-])", text)) >= 3
+            # (not a file name: "substances_en.tex" in a listing's header names the manual's source)
+            len(re.findall(rf"(?<![\w\\-]){name}(?![\w-]|\.[a-z])", text)) >= 3
             and re.search(r"\b(?:this|the) package\b", text, re.IGNORECASE)
         ):
             kind = "package"

@@ -363,7 +363,9 @@ _POINTS_OUTSIDE = re.compile(
 _ABOUT_THE_DOCUMENT = re.compile(
     r"\b(?:this|the present|the following) (?:section|chapter|part|appendix|document|manual|paper)"
     r"(?: of (?:the|this) (?:manual|document|guide))? "
-    r"(?:presents|describes|explains|covers|shows|introduces|discusses|gives|contains|lists)\b",
+    r"(?:\w+ly )?(?:presents|describes|explains|covers|shows|introduces|discusses|gives|contains|lists)\b"
+    # "We now describe widgets ...": an introduction to what follows
+    r"|^we (?:now |will |shall |next )(?:describe|discuss|present|explain|look at|turn to|introduce)\b",
     re.IGNORECASE,
 )
 # A question pointing into text the asker never saw: "these hooks", "such a case", "... use it?"
@@ -571,6 +573,7 @@ _NEEDS_CONTEXT = re.compile(
     r"|^that\b|\b(?:in|for) (?:that|either|each|both) cases?\b|^(?:as|for) (?:another|an|one more)\b"
     # "If not, regular \frac will be used.", "Similar to \url{URL}.": if not what? similar to what?
     r"|^(?:if (?:not|so)|similar(?:ly)? to|unlike|in contrast|as (?:before|above|with))\b"
+    r"|\bthe (?:latter|former)\b"  # "For the latter case, use ____": which case?
     r"|^(?:the|both|either|neither) (?:solution|problem|trouble|difficulty|catch|result|remedy|answer|limit|"
     r"methods?|ways?|cases?|versions?|former|latter|rest|default)\b"
     # ... also after an opening phrase, and for a bare "the value" or "the limit" that no qualifier follows
@@ -651,7 +654,9 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
             english and _margin_label(unit.text)
         ):
             continue  # a margin note spliced in front of the sentence ("\adots In AMS-LaTeX there is ...")
-        if english and _RUN_IN_HEADING.search(unit.text):
+        if re.match(r"[B-HJ-Z] ", unit.text) or re.search(r"(?:^|[a-z] )\d{1,3} [\[%]", unit.text):
+            continue  # a table's letter label ("S ____;") or a listing's line number ("options 22 [switch")
+        if english and (_RUN_IN_HEADING.search(unit.text) or _HEADING_AT_START.match(unit.text)):
             continue  # "Lagrange's equations An earlier example ...": a run-in heading read into the sentence
         if english and any(_spliced(unit.text, name) for name in re.findall(r"\\[A-Za-z@]+", unit.text)):
             continue  # a margin note inside the sentence: the sentence is not the document's
@@ -664,6 +669,8 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
         if re.search(r"\b(\w{4,}) \1\b", unit.text):
             continue  # "drawdiamondbox drawdiamondbox(j, len, ...)": a syntax line beside its margin label
         terms = [t for t in terms if t.text not in _PLACEHOLDER_NAMES]
+        # "The legacy \\math.. commands": a family of names elided, not one command
+        terms = [t for t in terms if not re.search(re.escape(t.text) + r"(?:\.\.|…)", unit.text)]
         if re.match(r"\\[A-Za-z@]+(?:\{[^{}]*\}|\[[^\]]*\])*\s+[A-Z]", unit.text):
             # "\glt I invited Fred", "\ant{Ant.\ 1} Followed by the text of ...": markup, then its gloss
             terms = [t for t in terms if not unit.text.startswith(t.text)]
@@ -711,6 +718,8 @@ _PLACEHOLDER_NAMES = word_set("\\command \\macro \\foo \\bar \\baz \\cs \\name \
 # A capitalised function word after a lower-case word with no stop between: a run-in heading ("Lagrange’s
 # equations An earlier example ...") or a table's columns read as one line
 _RUN_IN_HEADING = re.compile(r"[a-z’'] (?:The|An|In|On|This|These|It|We|You|If|When|For|To|Use|See) [a-z]")
+# A side heading glued to the sentence it heads: "Backslash The U+005C character ..."
+_HEADING_AT_START = re.compile(r"[A-Z][a-z]+ (?:The|An|In|On|This|These|It|We|You|If|When|For|To) \S")
 # Words a cloze sentence carries besides function words and the kind of thing the blank is
 _KIND_NOUNS = word_set(
     "command commands macro macros environment environments option options key keys package packages class "

@@ -122,6 +122,7 @@ _SKIP_HEADINGS = re.compile(
     # discourse labels: the rationale or background of what? ("Can you explain the rationale in diffcoeff?")
     r"rationale|motivation|background|discussion|(?:general |final |some )?remarks|details|basics|generalities|"
     r"preliminaries|philosophy|(?:general|basic|key|main|some) concepts|"
+    r"conclusions?|concluding remarks|(?:summary and )?outlook|epilogue|final (?:words|thoughts)|"
     # labels of a note, not topics ("What should I know about the important note in gb4e?"), and legal text
     r"(?:an? |some )?(?:important|general|short|final|additional|further) (?:notes?|remarks?|comments?)|"
     r"caveats?|disclaimers?|legal (?:rubbish|stuff|notices?|matters|information)|"
@@ -292,7 +293,10 @@ def _heading_question(
     if cut_heading(heading):
         return None
     heading = clean_heading(heading)
-    heading = re.sub(r"\s+", " ", heading).strip().rstrip(".:").lstrip(".,;:-–— ")  # ". defaults": a lost number
+    heading = re.sub(r"\s+", " ", heading).strip().rstrip(".:")
+    # ". defaults": a lost number (".Internal and .Primitive" keeps its R names' dots)
+    heading = re.sub(r"^(?:[.,;:\-–—]+\s+|[,;:\-–—]+)", "", heading)
+    heading = re.sub(r"\b(\w+) \1\b", r"\1", heading)  # "booktabs and and the colortbl package"
     heading = re.split(r"\.\s+(?=[A-Z])", heading)[-1]  # "Mixed arithmetic. The recycling rule": two headings
     if ":" in heading and not heading.endswith("?"):  # "Shrinking and growing: the scale operation"
         head, tail = (part.strip() for part in heading.split(":", 1))

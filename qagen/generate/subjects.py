@@ -111,7 +111,9 @@ def clean_heading(heading: str) -> str:
         if stripped == text:
             break
         text = stripped
-    return re.sub(r"\s+", " ", _FOOTNOTE_MARKS.sub(" ", text)).strip(" .:;-–—")
+    text = re.sub(r"\s+", " ", _FOOTNOTE_MARKS.sub(" ", text)).strip(" :;-–—")
+    # a dot left by a lost number (". defaults") goes; a name's own (".Internal", R's) stays
+    return re.sub(r"^\.+(?:\s+|$)", "", text).rstrip(" .:;-–—")
 
 
 _ARTICLES = word_set("the a an de het een der die das ein eine le la les un une el los las lo il gli i o os as um uma")
