@@ -205,3 +205,36 @@ def test_an_address_under_an_introduction_is_asked_about_what_it_introduces() ->
     asked = ask(text, "ubuntu-motu@", heading="Introduction to Ubuntu Development", title="Ubuntu Packaging Guide")
     assert asked is not None and "about Ubuntu development?" in asked.question, asked
     assert "introduction" not in asked.question.lower()
+
+
+def test_an_address_whose_sentence_says_what_it_holds_is_asked_for_that() -> None:
+    text = "Detailed release notes are available at http://www.reportlab.com/software/documentation/relnotes/30/."
+    asked = ask(text, "reportlab.com", heading="Goals for the 3.x release series", title="ReportLab PDF Generation")
+    assert (
+        asked is not None and asked.question == "For ReportLab PDF Generation, where can I find detailed release notes?"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "address", "heading"),
+    [
+        # which lists? the sentence points back
+        (
+            "Convenient access to information on these lists, subscription, and archives is provided by the web "
+            "interface at https://stat.ethz.ch/mailman/listinfo/.",
+            "stat.ethz",
+            "Mailing lists",
+        ),
+        # credits: who helped, not where to ask
+        (
+            "Marius Gedminas (mgedmin@delfi.lt) with the help of Viktorija Zaksiene (vika@pov.lt) have contributed "
+            "support for embedded fonts.",
+            "vika@",
+            "Credits",
+        ),
+        # an e-mail address written out to fool harvesters is no website
+        ("Stephan Schenk mail (at) schenk-stephan.de", "schenk-stephan", "Author"),
+    ],
+)
+def test_addresses_readers_found_no_question_for(text: str, address: str, heading: str) -> None:
+    assert ask(text, address, heading=heading, title="The chemcompounds package") is None

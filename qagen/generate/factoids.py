@@ -298,6 +298,18 @@ _LICENCE_TEXT = re.compile(
     r"terms and conditions)\b",
     re.IGNORECASE,
 )
+# "X can be found at URL", "X are available at URL": what the address holds
+_FOUND_AT = re.compile(
+    r"^(.+?)\s+(?:can be (?:found|downloaded|obtained)|(?:is|are) (?:available|provided|published)(?: online)?)"
+    r"\s+(?:at|from|on|via|by)(?: the (?:web ?site|page|address))?\s*:?$",
+    re.IGNORECASE,
+)
+_DEICTIC_WORDS = re.compile(r"\b(?:this|these|those|it|they|such|above|below|following)\b", re.IGNORECASE)
+# Thanks and contributors: an address that says who helped, not where to ask
+_CREDITS = re.compile(
+    r"\b(?:with the help of|thanks to|have contributed|has contributed|contributions? (?:by|from)|acknowledge)",
+    re.IGNORECASE,
+)
 _FAX = re.compile(r"\b(?:tele)?fax\b|\btélécopie(?:ur)?\b|\bfacsimile\b", re.IGNORECASE)
 
 
@@ -327,6 +339,10 @@ def entity_question(
     if language != "en" and template is None:
         return None
     line, sentence = _context(text, entity)
+    if entity.kind in ("email", "url") and _CREDITS.search(sentence):
+        return None  # "Marius Gedminas (...) with the help of Viktorija Zaksiene (...) have contributed": credits
+    if entity.kind == "url" and re.search(r"[(\[]at[)\]]\s*$", line[: max(line.find(entity.text), 0)]):
+        return None  # "mail (at) schenk-stephan.de": an e-mail address written out, not a website
     if entity.kind == "phone" and _FAX.search(line[: max(line.find(entity.text), 0)][-24:]):
         return None  # "Telefax: +31 30 ...": a number to fax to, not one to call
     if entity.kind == "url" and (_LICENCE_URL.search(entity.text) or _LICENCE_TEXT.search(sentence)):
@@ -376,6 +392,8 @@ def entity_question(
         and _FOOTNOTE_LIKE.search(line)
     ):
         return None  # an address in a footnote or reference line: what it is for is a guess
+    if entity.kind == "url" and mode in ("action", "place", "role") and _DEICTIC_WORDS.search(prefix):
+        return None  # "information on these lists ... by the web interface at": the interface of which lists?
     if mode in ("person", "place") and _NOT_NAME_WORDS.search(label):
         return None  # "Robertson Feedback": a name run into the next line's label
     template = _TEMPLATES[(entity.kind, mode)] if (entity.kind, mode) in _TEMPLATES else _TEMPLATES[(entity.kind, None)]
@@ -395,6 +413,13 @@ def entity_question(
         return None  # "It's what ReportLab staff use ... on reportlab.com": what "it" is, the asker never saw
     if re.search(r"\\[A-Za-z@]{2,}", line):
         return None  # an address in a code example ("\\urldef{\\myself}\\url{myself%node@gateway.net}")
+    if mode is None and entity.kind == "url" and (found_at := _FOUND_AT.match(prefix.strip())):
+        # "Detailed release notes are available at URL": the sentence says what is there
+        what = found_at.group(1).strip()
+        if _DEICTIC_WORDS.search(what) or not 2 <= len(what.split()) <= 16:
+            return None  # "Convenient access to information on these lists ...": which lists?
+        question = with_subject(f"Where can I find {lower_first(to_first_person(what))}?", subject)
+        return EntityQuestion(question[:1].upper() + question[1:], sentence, 3.5)
     if mode is None and entity.kind == "url" and not _INFO_CUE.search(sentence):
         # "Results and logs can be seen on http://ci.debian.net", "Bug reports can be opened at ...": what the
         # address is for is in the sentence, not "information about" the section or document
