@@ -580,6 +580,9 @@ def test_cloze_sentences_stand_on_their_own() -> None:
         ("Backslash", "Backslash The U+005C character is used to escape the \\string command in strings."),
         ("Cases", "For the latter case, use the \\eqlines environment around the equations of the proof."),
         ("Shadows", "S \\Sbox draws the box of the parameter list with a shadow below it."),
+        ("Todo", "TODO: make \\intertext work inside the split environment of the package."),
+        ("Footnotes", "The file is set in the code55 style with \\verbatim and its own catcodes."),
+        ("Refs", "The \\poemtitle command sets the title of a poem (see 5.3.5) in the running text."),
         ("Legacy", "The legacy \\math.. commands switch to text fonts that behave correctly in mathematics."),
         ("Lineno", "The package options 22 [switch, \\linenumbers] set the numbers in the left margin."),
         ("Links", "Similar to \\href{URL}{\\nolinkurl{URL}} but the link text is set in the document font."),
@@ -721,6 +724,11 @@ def test_definitions_keep_to_what_names_the_subject() -> None:
         ("Todo-List", None, None),
         ("General Concepts", None, None),
         ("Conclusion", None, None),
+        # round 21, held-out: changelog entries, a sentence set as a heading, a command reference entry
+        ("Developer changes", None, None),
+        ("Fix github bug 12", None, None),
+        ("All users should do this at some time", None, None),
+        ("draw essay", '‘draw essay "text"|reset’\nDraw indicated text on the page.', "COMMAND"),
         ("Outlook", None, None),
         ("booktabs and and the colortbl package", None, "WORDS"),
         (".Internal and .Primitive", "The .Internal and .Primitive interfaces call C code directly.", "DOTS"),
@@ -745,6 +753,9 @@ def test_definitions_keep_to_what_names_the_subject() -> None:
 )
 def test_headings_readers_found_odd(heading: str, body: str | None, question: str | None) -> None:
     asked = heading_question(heading, "The hopatch package", body=body)
+    if question == "COMMAND":
+        assert asked is not None and asked[0] == "What does the draw essay command do in the hopatch package?", asked
+        return
     if question == "WORDS":
         assert asked is not None and "and and" not in asked[0] and "and the colortbl package" in asked[0], asked
         return

@@ -39,6 +39,7 @@ from qagen.generate.subjects import clean_heading, document_subject, names_subje
         ),
         ("The wasysym macro package for LATEX2ε", "the wasysym macro package"),
         ("The extension package codicefiscaleitaliano∗", "the codicefiscaleitaliano package"),
+        ("lpform Package Documentation", "the lpform package"),
         ("My humble additions to (La)TEX mathematics∗", "“My humble additions to (La)TEX mathematics”"),
     ],
 )

@@ -574,6 +574,7 @@ _NEEDS_CONTEXT = re.compile(
     # "If not, regular \frac will be used.", "Similar to \url{URL}.": if not what? similar to what?
     r"|^(?:if (?:not|so)|similar(?:ly)? to|unlike|in contrast|as (?:before|above|with))\b"
     r"|\bthe (?:latter|former)\b"  # "For the latter case, use ____": which case?
+    r"|\bsee \d+(?:\.\d+)+\b"  # "(see 5.3.5)": a section the asker never saw
     r"|^(?:the|both|either|neither) (?:solution|problem|trouble|difficulty|catch|result|remedy|answer|limit|"
     r"methods?|ways?|cases?|versions?|former|latter|rest|default)\b"
     # ... also after an opening phrase, and for a bare "the value" or "the limit" that no qualifier follows
@@ -654,6 +655,8 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
             english and _margin_label(unit.text)
         ):
             continue  # a margin note spliced in front of the sentence ("\adots In AMS-LaTeX there is ...")
+        if re.search(r"\b(?:TODO|FIXME|XXX)\b|\b[a-z]{4,}\d{2}\b", unit.text):
+            continue  # a note in the source code ("TODO: ..."), a footnote mark glued to a word ("code55")
         if re.match(r"[B-HJ-Z] ", unit.text) or re.search(r"(?:^|[a-z] )\d{1,3} [\[%]", unit.text):
             continue  # a table's letter label ("S ____;") or a listing's line number ("options 22 [switch")
         if english and (_RUN_IN_HEADING.search(unit.text) or _HEADING_AT_START.match(unit.text)):

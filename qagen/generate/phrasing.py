@@ -114,6 +114,7 @@ _SKIP_HEADINGS = re.compile(
     r"scope(?: of this policy)?|summary|overview|contents|table of contents|appendix|notes?|"
     r"implementation|the implementation|identification|acknowledge?ments?|licen[cs]e|copyright|"
     r"(?:change|version|revision) (?:history|log)|changes|changelog|references|bibliography|index|abstract|"
+    r"(?:developer|user|minor|major|other|new|recent|incompatible) changes|bug ?fix(?:es)?|fixes|fix(?:ed|es)? .*\bbugs?\b.*|"
     r"(?:the |a |package )?history|(?:the )?reference|"
     r"preface|the code|driver|the driver|documentation|the documentation|author|authors|"
     r"contributions?|contributing|contributors|feedback|thanks|to[- ]?do(?:[- ]?list)?|future (?:work|plans)|copying|"
@@ -173,6 +174,15 @@ def lower_first(text: str) -> str:
     """Lower-case the first word unless it looks like a name or acronym (ECG, AromaVita)."""
     first = text.split(" ", 1)[0]
     return text if namelike(first) else text[:1].lower() + text[1:]
+
+
+def _command_entry(heading: str, body: str) -> bool:
+    """A command reference entry: a lower-case heading that the section's first line repeats as its
+    syntax ("debug" over "‘debug [.n.]|off’", "draw essay" over "‘draw essay "text"’")."""
+    if not re.fullmatch(r"[a-z][\w.-]*(?: [a-z][\w.-]*){0,3}", heading):
+        return False
+    first = body.lstrip().split("\n", 1)[0]
+    return re.match(rf"[‘'`\"]?{re.escape(heading)}(?:[\s‘’'`\"]|$)", first) is not None and len(first) < 120
 
 
 def _sentence_case(heading: str, title: str, body: str | None) -> str:
@@ -332,6 +342,10 @@ def _heading_question(
             question = ("¿" + question) if language == "es" and not question.startswith("¿") else question
             return with_subject(question, subject, language), 4
         return capitalize(contract(template.format(heading=heading, subject=subject), language)), 3
+    if body is not None and _command_entry(heading, body):
+        # "draw essay" over "‘draw essay "text"|reset’ Draw indicated text ...": a command reference entry
+        about = f" in {lower_article(subject)}" if subject else ""
+        return f"What does the {heading} command do{about}?", 4
     low = _sentence_case(heading, title, body)
     if _CONTACT_HEADINGS.match(heading):
         return (f"Who can I contact about {subject}?", 4) if subject else None
@@ -357,6 +371,8 @@ def _heading_question(
         return with_subject(gerund, subject), 4
     if low.split()[0].casefold() in _LEADING_LINKS:
         return None  # "With formalism", "And finally": a fragment, "What does X say about the with formalism?"
+    if re.search(r"\b(?:should|must|shall|will|may|might|cannot|can't)\b.*\b(?:this|that|it|these)\b", low):
+        return None  # "All users should do this at some time": a sentence set as a heading, no topic
     if body is not None and re.fullmatch(r"[a-z][\w@-]*", low):
         named = re.search(rf"\b{re.escape(low)}(?:\.(sty|cls)| (package|class))\b", body)
         if named:  # heading "cite" over "cite.sty cannot be used with hyperref": a package, not "the cite"

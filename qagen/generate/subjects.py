@@ -57,7 +57,9 @@ _ARTICLE = re.compile(r"^(?:the|a|an|de|het|een|der|die|das|le|la|les|il|lo|el|l
 _PACKAGE_FILE = re.compile(r"^([\w@-]+)\.(?:sty|cls|dtx|tex|mp|py|js)$", re.IGNORECASE)
 # "Package sobolev", "The extension package codicefiscaleitaliano"
 _PACKAGE_FIRST = re.compile(
-    r"^(?:the\s+)?(?:[a-z]+\s+)?(?:package|paket|pakket|paquete|pacchetto|pacote)\s+(\S+)$", re.IGNORECASE
+    r"^(?:the\s+(?:[a-z]+\s+)?)?(?:package|paket|pakket|paquete|pacchetto|pacote)\s+"
+    r"(?!(?:documentation|manual|guide|reference)\b)(\S+)$",
+    re.IGNORECASE,
 )
 # "The eledform extension for eledmac", "the shapes Macros for ...", "The Expressg MetaPost package for
 # drawing ...", "The wasysym macro package for LATEX2ε": a name (and a qualifier), its kind, then a purpose
@@ -169,6 +171,9 @@ def document_subject(title: str, doc_path: str = "") -> str:
         head = owner.group(1).strip()  # "Your Rights as a Patient at Lindenhof Hospital" -> "Lindenhof Hospital"
     head = re.sub(r"^(?:welcome to|about|your|our)\s+", "", head, flags=re.IGNORECASE).strip()
     stripped = _DOC_SUFFIX.sub("", head).strip()
+    name_kind = re.fullmatch(r"(?:the\s+)?([\w@.-]+)\s+(package|class)", stripped, re.IGNORECASE)
+    if name_kind and stripped != head:  # "lpform Package Documentation" -> "the lpform package"
+        return f"the {name_kind.group(1)} {name_kind.group(2).lower()}"
     if stripped and stripped != head:
         if any(namelike(w) for w in stripped.split()) or _PACKAGE_FILE.match(stripped.split()[0]):
             head = stripped  # "Dell XPS 13 Owner's Manual" -> "Dell XPS 13"
