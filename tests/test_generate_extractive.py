@@ -580,6 +580,18 @@ def test_cloze_sentences_stand_on_their_own() -> None:
         ("Backslash", "Backslash The U+005C character is used to escape the \\string command in strings."),
         ("Cases", "For the latter case, use the \\eqlines environment around the equations of the proof."),
         ("Shadows", "S \\Sbox draws the box of the parameter list with a shadow below it."),
+        ("Beams", "\\begin{ tikzpicture} no rounded end points \\point{a}{0}{0}; are drawn for the beams here."),
+        ("Syntax line", "\\beam{3}{initial point}{end point};"),
+        (
+            "Names",
+            "\\fancyrefaddcaptions{language}{stringdefs} which can be used only in the preamble of the document.",
+        ),
+        (
+            "Poems",
+            "Although all commands like \\poemtitle discourage page breaks before the title (and all of the "
+            "commands discourage page breaks after the title), a page break can still fall between a title and "
+            "the first stanza when the stanza is long, and then you have to move it by hand with a command.",
+        ),
         ("Todo", "TODO: make \\intertext work inside the split environment of the package."),
         ("Footnotes", "The file is set in the code55 style with \\verbatim and its own catcodes."),
         ("Refs", "The \\poemtitle command sets the title of a poem (see 5.3.5) in the running text."),

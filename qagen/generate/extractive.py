@@ -599,7 +599,7 @@ _KIND_ORDER = ["money", "duration", "time", "quantity", "percent", "phone", "ema
 # a conjunction or preposition, the unit is no statement; a verb makes one ("\\maketitle is used to ...")
 _TAIL_AFTER_CODE = re.compile(r"\\[A-Za-z@]+\d*(?:(,)|(?:\{[^{}]*\}|\[[^\]]*\])*\s+([a-zà-ÿ]+)\b)")
 _CONNECTOR_WORDS = {
-    "en": "and or instead of to for with in on at by as than",
+    "en": "and or instead of to for with in on at by as than which that where whose",
     "it": "e o di da per con su",
     "es": "y de para en por",
     "pt": "ou com em",
@@ -655,8 +655,12 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
             english and _margin_label(unit.text)
         ):
             continue  # a margin note spliced in front of the sentence ("\adots In AMS-LaTeX there is ...")
-        if re.search(r"\b(?:TODO|FIXME|XXX)\b|\b[a-z]{4,}\d{2}\b", unit.text):
-            continue  # a note in the source code ("TODO: ..."), a footnote mark glued to a word ("code55")
+        if re.search(r"\b(?:TODO|FIXME|XXX)\b|\b[a-z]{4,}\d{2}\b|\\(?:begin|end)\{", unit.text) or re.fullmatch(
+            r"\\[A-Za-z@]+\*?(?:\s*(?:\{[^{}]*\}|\[[^\]]*\]))+\s*[;.]?", unit.text.strip()
+        ):
+            # a note in the source code ("TODO: ..."), a footnote mark glued to a word ("code55"), code
+            # ("\\begin{tikzpicture}", "\\beam{3}{initial point}{end point};")
+            continue
         if re.match(r"[B-HJ-Z] ", unit.text) or re.search(r"(?:^|[a-z] )\d{1,3} [\[%]", unit.text):
             continue  # a table's letter label ("S ____;") or a listing's line number ("options 22 [switch")
         if english and (_RUN_IN_HEADING.search(unit.text) or _HEADING_AT_START.match(unit.text)):
@@ -798,6 +802,8 @@ def _cloze_question(sentence: str, term: Term, title: str, language: str = "en")
         clause = next((p for p in parts if term.text in p), sentence)
         if n_words(clause) < 5 or (not re.match(r"[A-Z\"“‘'(]", clause) and not clause.startswith(term.text)):
             return None  # a piece from mid-sentence ("respectively. \foo may typeset ...") is no statement
+        if clause.rstrip().endswith(","):
+            return None  # "Although all commands like ____ discourage page breaks ...,": the sentence goes on
     blanked = clause.replace(term.text, "____", 1).rstrip()
     # the document's subject only: readers read a section heading in brackets ("the nnext package
     # (linguex emulation mode (default))") as an echo no one would write; the sentence carries the context
