@@ -238,3 +238,14 @@ def test_an_address_whose_sentence_says_what_it_holds_is_asked_for_that() -> Non
 )
 def test_addresses_readers_found_no_question_for(text: str, address: str, heading: str) -> None:
     assert ask(text, address, heading=heading, title="The chemcompounds package") is None
+
+
+def test_a_document_in_another_language_keeps_its_title() -> None:
+    # an English "The layaureo package" would stand in an Italian question
+    sections, docs = _doc_with(
+        "it__layaureo__layaureo.pdf",
+        "Documentazione del pacchetto LayAureo",
+        "Il pacchetto si carica semplicemente con \\usepackage{layaureo} che imposta automaticamente il layout "
+        "della pagina secondo la sezione aurea; le opzioni permettono di modificare i margini del documento.",
+    )
+    assert document_titles(sections, docs) == {"d": "Documentazione del pacchetto LayAureo"}

@@ -20,7 +20,7 @@ from qagen.config import GenerateConfig
 from qagen.generate.subjects import clean_title, document_subject, is_byline
 from qagen.generate.text import last_heading, word_set
 from qagen.io import sha256_text
-from qagen.language import QUESTION_LANGUAGES, function_words
+from qagen.language import QUESTION_LANGUAGES, function_words, identify
 from qagen.records import Document, FoldAssignment, Page, Section, Source, Split
 
 
@@ -226,6 +226,9 @@ def _file_named_package(path: str, title: str, text: str) -> str | None:
     (\\usepackage{yhmath}, yhmath.sty, "the yhmath package"). None when the title already holds the
     name, or no part of the file's name is used so.
     """
+    found = identify(text[:20_000]) if text else None
+    if found and found[0] != "en":
+        return None  # "The layaureo package" in an Italian question: the rule writes English names only
     stem_parts = [seg for seg in re.split(r"__|\.", PurePath(path).stem) if seg]
     # whole parts only: a word of "latex2e-first-aid-for-external-files" ("first") is no name
     tokens = [seg.strip("_- ") for seg in reversed(stem_parts)]

@@ -417,7 +417,8 @@ def _factoids(ctx: GenerationContext, section: Section) -> list[Item]:
         if entity.normalized in seen_entities:
             continue
         seen_entities.add(entity.normalized)
-        heading = "" if ctx.heading_is_title(section) else section.heading  # the title page's: no topic
+        # the title page's heading is no topic (English; the other languages' forms name the heading)
+        heading = "" if language == "en" and ctx.heading_is_title(section) else section.heading
         asked = entity_question(section.text, entity, entities, heading, title, language)
         if asked is None:
             continue
