@@ -336,6 +336,14 @@ def review() -> None:
 )
 @click.option("--sample", type=click.IntRange(min=1), help="Review N items (default: all).")
 @click.option("--per", type=click.Choice(["topic", "type"]), help="Stratify the sample by topic or item type.")
+@click.option(
+    "--allocation",
+    type=click.Choice(["proportional", "equal"]),
+    default="proportional",
+    show_default=True,
+    help="With --per: keep each stratum's share, or take as many from each (e.g. 20 per type; the overall "
+    "shares are then not the build's).",
+)
 @click.option("--reviewers", metavar="NAMES|N", help="Comma-separated reviewer names, or a count (r1..rN); default r1.")
 @click.option(
     "--overlap",
@@ -353,6 +361,7 @@ def review_export(
     dest: Path,
     sample: int | None,
     per: str | None,
+    allocation: str,
     reviewers: str | None,
     overlap: int,
     overlap_raters: int,
@@ -375,6 +384,7 @@ def review_export(
         seed=seed,
         unreviewed=unreviewed,
         force=force,
+        allocation=allocation,
     )
     click.echo(format_export(result, out))
 

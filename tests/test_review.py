@@ -6,6 +6,7 @@ file runs in seconds; tests/test_review_build.py runs the same trip through the 
 
 from __future__ import annotations
 
+import collections
 import csv
 import io
 import json
@@ -303,6 +304,33 @@ def test_stratified_sample_keeps_shares_and_is_seeded(build):
     # topic sizes 9, 9, 6 of 24 -> quotas 3.75, 3.75, 2.5 -> 4, 4, 2 (largest remainders, bigger strata first)
     counts = sorted(sum(1 for it in by_topic if it.source.topic_id == t) for t in range(3))
     assert counts == [2, 4, 4]
+
+
+def test_equal_allocation_takes_as_many_from_each_stratum_and_spreads_what_a_small_one_lacks(build):
+    items = read_jsonl(build / "items.jsonl", Item)
+    by_topic = stratified_sample(items, 10, lambda it: it.source.topic_id, 0, allocation="equal")
+    # topic sizes 9, 9, 6 of 24: 10 equally -> 3, 3, 3 and the remainder to a larger topic
+    counts = sorted(sum(1 for it in by_topic if it.source.topic_id == t) for t in range(3))
+    assert counts == [3, 3, 4]
+    # a stratum smaller than its share gives all it has, the others share the rest: 3 of the 6-item
+    # topic is not possible for 21 (7 each), so 6, then 7 and 8
+    by_topic = stratified_sample(items, 21, lambda it: it.source.topic_id, 0, allocation="equal")
+    counts = sorted(sum(1 for it in by_topic if it.source.topic_id == t) for t in range(3))
+    assert counts == [6, 7, 8]
+    assert by_topic == [it for it in items if it in by_topic]  # input order kept
+
+
+def test_review_export_equal_allocation_from_the_command_line(build, tmp_path):
+    from click.testing import CliRunner
+
+    from qagen.cli import cli
+
+    dest = tmp_path / "review.csv"
+    args = ["review", "export", str(build), "--to", str(dest), "--sample", "9", "--per", "topic"]
+    result = CliRunner().invoke(cli, [*args, "--allocation", "equal"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(dest.read_text(encoding="utf-8-sig"))))
+    assert sorted(collections.Counter(r["topic"] for r in rows).values()) == [3, 3, 3]
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -29,7 +29,7 @@ from qagen.review.labels import (
     item_hash,
     load_reviews,
 )
-from qagen.review.sample import Per
+from qagen.review.sample import Allocation, Per
 
 FORMATS = {".csv": "csv", ".html": "html", ".htm": "html"}
 PathLike = str | os.PathLike[str]
@@ -102,6 +102,7 @@ def export_review(
     seed: int = 0,
     unreviewed: bool = False,
     force: bool = False,
+    allocation: Allocation = "proportional",
 ) -> ExportResult:
     """Write review files (CSV or offline HTML form, by ``dest``'s suffix) for a build's items.
 
@@ -116,6 +117,8 @@ def export_review(
         seed: Random seed of the sample.
         unreviewed: Leave out items that already have a current verdict.
         force: Overwrite existing review files (they may hold a reviewer's work).
+        allocation: With ``per``: ``proportional`` keeps each stratum's share, ``equal`` takes as many
+            from each (per-type measures on equal footing; the overall shares are then not the build's).
 
     Raises:
         ReviewError: For a bad request or when a file exists (without ``force``).
@@ -138,7 +141,16 @@ def export_review(
     if unreviewed:
         done = current_verdicts(items, load_reviews(out))
         items = [it for it in items if it.id not in done]
-    plan = plan_review(items, names, sample=sample, per=per, overlap=overlap, overlap_raters=overlap_raters, seed=seed)
+    plan = plan_review(
+        items,
+        names,
+        sample=sample,
+        per=per,
+        overlap=overlap,
+        overlap_raters=overlap_raters,
+        seed=seed,
+        allocation=allocation,
+    )
     sections, topic_labels = _sources(out)
     fmt = FORMATS[Path(dest).suffix.lower()]
     for name, path in paths.items():
