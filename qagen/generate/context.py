@@ -195,11 +195,13 @@ def document_titles(
     titles = {d.id: d.title.strip() for d in documents if d.title and _usable_title(d.title)}
     first: dict[str, Section] = {}
     texts: dict[str, list[str]] = {}
+    read: dict[str, int] = {}  # characters collected per document
     for s in sections:
         if s.doc_id not in first or s.order < first[s.doc_id].order:
             first[s.doc_id] = s
-        if sum(map(len, texts.setdefault(s.doc_id, []))) < _NAME_SEARCH_CHARS:
-            texts[s.doc_id].append(s.text)
+        if read.get(s.doc_id, 0) < _NAME_SEARCH_CHARS:
+            texts.setdefault(s.doc_id, []).append(s.text)
+            read[s.doc_id] = read.get(s.doc_id, 0) + len(s.text)
     for doc_id, s in first.items():
         if doc_id not in titles:
             heading = s.heading.strip()
@@ -226,9 +228,6 @@ def _file_named_package(path: str, title: str, text: str) -> str | None:
     (\\usepackage{yhmath}, yhmath.sty, "the yhmath package"). None when the title already holds the
     name, or no part of the file's name is used so.
     """
-    found = identify(text[:20_000]) if text else None
-    if found and found[0] != "en":
-        return None  # "The layaureo package" in an Italian question: the rule writes English names only
     stem_parts = [seg for seg in re.split(r"__|\.", PurePath(path).stem) if seg]
     # whole parts only: a word of "latex2e-first-aid-for-external-files" ("first") is no name
     tokens = [seg.strip("_- ") for seg in reversed(stem_parts)]
@@ -256,7 +255,10 @@ def _file_named_package(path: str, title: str, text: str) -> str | None:
         ):
             kind = "package"
         if kind:
-            return f"The {token} {kind}"
+            # English names only ("The layaureo package" would stand in an Italian question); the language
+            # is asked only here, of the few documents to rename
+            found = identify(text[:20_000])
+            return f"The {token} {kind}" if not found or found[0] == "en" else None
     return None
 
 

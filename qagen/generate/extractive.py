@@ -410,6 +410,8 @@ def _factoids(ctx: GenerationContext, section: Section) -> list[Item]:
     entities = extract_entities(section.text, ctx.config.entity_kinds, ctx.config.phone_region)
     title = ctx.title(section.doc_id)
     language = ctx.language_of(section.id)
+    # the title page's heading is no topic (English; the other languages' forms name the heading)
+    heading = "" if language == "en" and ctx.heading_is_title(section) else section.heading
     items: list[Item] = []
     seen_entities: set[str] = set()
     seen_questions: dict[str, int] = {}
@@ -417,8 +419,6 @@ def _factoids(ctx: GenerationContext, section: Section) -> list[Item]:
         if entity.normalized in seen_entities:
             continue
         seen_entities.add(entity.normalized)
-        # the title page's heading is no topic (English; the other languages' forms name the heading)
-        heading = "" if language == "en" and ctx.heading_is_title(section) else section.heading
         asked = entity_question(section.text, entity, entities, heading, title, language)
         if asked is None:
             continue
@@ -652,9 +652,7 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
             continue  # code cut mid-group ("= {700, } }"); a table cell with no subject ("Changes the font of ...")
         if re.search(r"[}\]] ?\d{1,4} [a-z]|<[a-z][\w -]*>|\$|\{[^{}]*=", unit.text):
             continue  # a listing's line number ("With \cmpd{d} 3 the label"), a placeholder, math, key=value code
-        if re.match(r"\\[A-Za-z@]+\*? (?:In|The|A|An|This|If|When|For|To|It|We|You|See|Note)\b", unit.text) or (
-            english and _margin_label(unit.text)
-        ):
+        if _margin_label(unit.text, english):
             continue  # a margin note spliced in front of the sentence ("\adots In AMS-LaTeX there is ...")
         if re.search(r"\b(?:TODO|FIXME|XXX)\b|\b[a-z]{4,}\d{2}\b|\\(?:begin|end)\{", unit.text) or re.fullmatch(
             r"\\[A-Za-z@]+\*?(?:\s*(?:\{[^{}]*\}|\[[^\]]*\]))+\s*[;.]?", unit.text.strip()
@@ -725,9 +723,10 @@ _PLACEHOLDER_NAMES = word_set("\\command \\macro \\foo \\bar \\baz \\cs \\name \
 
 # A capitalised function word after a lower-case word with no stop between: a run-in heading ("Lagrange’s
 # equations An earlier example ...") or a table's columns read as one line
-_RUN_IN_HEADING = re.compile(r"[a-z’'] (?:The|An|In|On|This|These|It|We|You|If|When|For|To|Use|See) [a-z]")
+_OPENERS = "The|An|In|On|This|These|It|We|You|If|When|For|To"  # capitalised words that open a sentence
+_RUN_IN_HEADING = re.compile(rf"[a-z’'] (?:{_OPENERS}|Use|See) [a-z]")
 # A side heading glued to the sentence it heads: "Backslash The U+005C character ..."
-_HEADING_AT_START = re.compile(r"[A-Z][a-z]+ (?:The|An|In|On|This|These|It|We|You|If|When|For|To) \S")
+_HEADING_AT_START = re.compile(rf"[A-Z][a-z]+ (?:{_OPENERS}) \S")
 # Words a cloze sentence carries besides function words and the kind of thing the blank is
 _KIND_NOUNS = word_set(
     "command commands macro macros environment environments option options key keys package packages class "
@@ -743,11 +742,21 @@ def _said_words(text: str) -> list[str]:
     ]
 
 
-def _margin_label(text: str) -> bool:
-    """A command opening the sentence, then a capitalised function word: "\\DeclareMicrotypeVariants* On its
-    search ...", "\\foo Also ..." (the command is a margin label, the sentence begins after it)."""
-    m = re.match(r"\\[A-Za-z@]+\*?\s+([A-Z][a-z]+)\b", text)
-    return bool(m) and m.group(1).casefold() in function_words(("en",))
+def _margin_label(text: str, english: bool) -> bool:
+    """A command opening the sentence, then a word that opens a sentence: "\\adots In AMS-LaTeX there is
+    ...", "\\DeclareMicrotypeVariants* On its search ..." (the command is a margin label, the sentence
+    begins after it). Any language: the English openers below, one space after the command; English:
+    any capitalised function word of two letters or more."""
+    m = re.match(r"\\[A-Za-z@]+\*?(\s+)([A-Z][a-z]*)\b", text)
+    if not m:
+        return False
+    gap, opener = m.groups()
+    if gap == " " and opener in _MARGIN_OPENERS:
+        return True
+    return english and len(opener) > 1 and opener.casefold() in function_words(("en",))
+
+
+_MARGIN_OPENERS = word_set("In The A An This If When For To It We You See Note")
 
 
 def _spliced(text: str, term: str) -> bool:

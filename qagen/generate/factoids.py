@@ -190,7 +190,6 @@ def _topic(heading: str, title: str) -> str | None:
     if not heading or heading.endswith("?") or question_like or _CONTACT_HEADINGS.match(heading):
         return document_subject(title) or "this service"
     heading = re.sub(r"^(?:contact|questions about)\s+", "", heading, flags=re.IGNORECASE)
-    # "Introduction to Ubuntu Development": the topic is Ubuntu development, not its introduction
     introduced = re.match(
         r"^(?:(?:an?|the)\s+)?(?:introduction|overview|getting started|welcome)\s+(?:to|of|with)\s+(\S.*)$",
         heading,
