@@ -5,7 +5,8 @@ qagen's section headings are matched one-to-one with the outline titles (fuzzy: 
 case and punctuation ignored, difflib ratio >= 0.8). A merged heading "A › B" counts as the
 two headings it joins; the continuation parts "(2/3)" of split sections are not headings.
 
-    python benchmarks/parse_quality.py [--corpus manuals short-docs] [--limit N] [--workers N]
+    python benchmarks/parse_quality.py [--corpus manuals short-docs] [--engine pdfium|pdfplumber]
+                                       [--limit N] [--workers N]
 
 Also compares qagen's offline token estimate with the exact cl100k_base count when the
 optional ``bpe-openai`` package is installed (pip install bpe-openai); skipped otherwise.
@@ -146,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", nargs="+", default=["manuals", "short-docs"])
     parser.add_argument("--limit", type=int, default=0, help="at most this many PDFs per corpus (0 = all)")
     parser.add_argument("--workers", type=int, default=0)
+    parser.add_argument("--engine", default="pdfium", choices=["pdfium", "pdfplumber"], help="parse.engine")
     parser.add_argument("--cache", type=Path, default=None, help="parse cache folder (reused across runs)")
     parser.add_argument("--worst", type=int, default=10, help="list this many worst documents")
     args = parser.parse_args(argv)
@@ -169,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         if not files:
             continue
         start = time.perf_counter()
-        result = parse_documents(files, CORPORA, ParseConfig(workers=args.workers), cache_dir=args.cache)
+        config = ParseConfig(workers=args.workers, engine=args.engine)
+        result = parse_documents(files, CORPORA, config, cache_dir=args.cache)
         elapsed = time.perf_counter() - start
         by_doc: dict[str, list[str]] = {}
         for s in result.sections:
@@ -183,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         print("skipped: no PDF with an outline found")
         return 0
     groups.append((f"all ({len(rows)} PDFs)", rows))
+    print(f"engine: {args.engine}\n")
     print("| corpus | outline headings | detected | matched | precision | recall | F1 (micro) | F1 (macro) |")
     print("|---|---|---|---|---|---|---|---|")
     for name, scores in groups:

@@ -39,6 +39,11 @@ class ParseConfig(_Section):
         description="symbolic links: inside = follow those that stay in the documents folder (others are "
         "skipped and listed), follow = follow every link, skip = follow none",
     )
+    engine: Literal["pdfium", "pdfplumber"] = Field(
+        "pdfium",
+        description="PDF engine: pdfium (pypdfium2, fast) or pdfplumber (pure Python, about ten times slower); "
+        "both feed the same layout and headings logic",
+    )
     heading_size_ratio: float = Field(1.08, gt=1.0, description="a line this much larger than body text is a heading")
     bold_headings: bool = Field(True, description="short bold lines in body size start a section")
     gap_factor: float = Field(

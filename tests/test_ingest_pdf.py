@@ -1,4 +1,8 @@
-"""PDF section extraction on small real PDFs written with reportlab, and on the shared corpus."""
+"""PDF section extraction on small real PDFs written with reportlab, and on the shared corpus.
+
+Every test runs on both parse engines (PDFium, the default, and pdfplumber): they share the
+layout and headings logic and must give the same sections.
+"""
 
 from __future__ import annotations
 
@@ -99,9 +103,14 @@ def handbook(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build(tmp_path_factory.mktemp("pdf") / "handbook.pdf", handbook_story())
 
 
+@pytest.fixture(scope="module", params=["pdfium", "pdfplumber"])
+def engine(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture(scope="module")
-def parsed(handbook: Path):
-    return parse_pdf(handbook, ParseConfig())
+def parsed(handbook: Path, engine: str):
+    return parse_pdf(handbook, ParseConfig(engine=engine))
 
 
 def by_heading(parsed, word: str) -> dict:
@@ -150,7 +159,7 @@ def test_offsets_index_the_extracted_text(parsed):
         assert full[s["char_start"] : s["char_end"]] == f"{s['heading']}\n{s['text']}"
 
 
-def test_two_columns_are_read_column_by_column(tmp_path: Path):
+def test_two_columns_are_read_column_by_column(tmp_path: Path, engine: str):
     left, right = body(6), body(6, seed=3)
     story = [
         Paragraph("1 Left column topic", STYLES["Heading1"]),
@@ -158,7 +167,7 @@ def test_two_columns_are_read_column_by_column(tmp_path: Path):
         Paragraph("2 Right column topic", STYLES["Heading1"]),
         *right,
     ]
-    parsed = parse_pdf(build(tmp_path / "two.pdf", story, columns=2, header=False), ParseConfig())
+    parsed = parse_pdf(build(tmp_path / "two.pdf", story, columns=2, header=False), ParseConfig(engine=engine))
     assert parsed.n_pages == 1
     assert [s["heading"] for s in parsed.sections] == ["1 Left column topic", "2 Right column topic"]
     for section, paragraphs in zip(parsed.sections, (left, right), strict=True):
@@ -167,26 +176,26 @@ def test_two_columns_are_read_column_by_column(tmp_path: Path):
             assert p.text in flat
 
 
-def test_large_font_paragraph_is_not_a_run_of_headings(tmp_path: Path):
+def test_large_font_paragraph_is_not_a_run_of_headings(tmp_path: Path, engine: str):
     big = STYLES["Heading2"].clone("Lead", fontName="Helvetica", fontSize=15, leading=19)
     story = [
         Paragraph("1 Welcome", STYLES["Heading1"]),
         Paragraph(" ".join(SENTENCES), big),  # five lines set in a large font
         *body(2),
     ]
-    parsed = parse_pdf(build(tmp_path / "lead.pdf", story, header=False), ParseConfig())
+    parsed = parse_pdf(build(tmp_path / "lead.pdf", story, header=False), ParseConfig(engine=engine))
     assert [s["heading"] for s in parsed.sections] == ["1 Welcome"]
     assert SENTENCES[2] in parsed.sections[0]["text"]
 
 
-def test_bold_body_size_heading_after_a_gap(tmp_path: Path):
+def test_bold_body_size_heading_after_a_gap(tmp_path: Path, engine: str):
     bold = STYLES["BodyText"].clone("BoldHead", fontName="Helvetica-Bold", spaceBefore=12)
     story = [Paragraph("Parking", bold), *body(2), Paragraph("Visiting hours", bold), *body(2, seed=1)]
-    parsed = parse_pdf(build(tmp_path / "bold.pdf", story, header=False), ParseConfig())
+    parsed = parse_pdf(build(tmp_path / "bold.pdf", story, header=False), ParseConfig(engine=engine))
     assert [s["heading"] for s in parsed.sections] == ["Parking", "Visiting hours"]
 
 
-def test_line_end_hyphenation_is_joined(tmp_path: Path):
+def test_line_end_hyphenation_is_joined(tmp_path: Path, engine: str):
     narrow = STYLES["BodyText"].clone("Narrow", hyphenationLang=None)
     words = "Our pharmacists answer questions about interactions between prescription medications."
     # Force a break inside a word: reportlab does not hyphenate, so write the hyphen ourselves.
@@ -194,13 +203,13 @@ def test_line_end_hyphenation_is_joined(tmp_path: Path):
         Paragraph("Advice", STYLES["Heading1"]),
         Paragraph(words.replace("medications", "medi-<br/>cations"), narrow),
     ]
-    parsed = parse_pdf(build(tmp_path / "hyph.pdf", story, header=False), ParseConfig())
+    parsed = parse_pdf(build(tmp_path / "hyph.pdf", story, header=False), ParseConfig(engine=engine))
     assert "prescription medications." in parsed.sections[0]["text"]
 
 
-def test_real_short_document_matches_its_outline(shared_dir: Path):
+def test_real_short_document_matches_its_outline(shared_dir: Path, engine: str):
     pdf = shared_dir / "corpora" / "short-docs" / "hyperref__hyperref-linktarget.pdf"
-    result = parse_documents([pdf], pdf.parent, ParseConfig(workers=1))
+    result = parse_documents([pdf], pdf.parent, ParseConfig(workers=1, engine=engine))
     headings = [h for s in result.sections for h in s.heading.split(SEPARATOR)]
     for title in ("The main command", "Manipulate the next target name", "Changing all target names"):
         assert any(title in h for h in headings), (title, headings)
@@ -208,7 +217,7 @@ def test_real_short_document_matches_its_outline(shared_dir: Path):
     assert all(s.page_start >= 1 and s.page_end <= 7 for s in result.sections)
 
 
-def test_an_author_set_large_before_the_title_is_not_the_title(tmp_path: Path) -> None:
+def test_an_author_set_large_before_the_title_is_not_the_title(tmp_path: Path, engine: str) -> None:
     from reportlab.platypus import SimpleDocTemplate
 
     path = tmp_path / "euclid.pdf"
@@ -221,5 +230,5 @@ def test_an_author_set_large_before_the_title_is_not_the_title(tmp_path: Path) -
         *body(2, seed=1),
     ]
     SimpleDocTemplate(str(path), pagesize=A4).build(story)  # no title in the metadata
-    parsed = parse_pdf(path, ParseConfig())
+    parsed = parse_pdf(path, ParseConfig(engine=engine))
     assert parsed.title == "The euclideangeometry package"

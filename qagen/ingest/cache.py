@@ -26,11 +26,13 @@ logger = logging.getLogger(__name__)
 def _code_hash() -> str:
     here = Path(__file__).parent
     data = b"".join(p.read_bytes() for p in sorted(here.glob("*.py")))
-    try:
-        plumber = metadata.version("pdfplumber")
-    except metadata.PackageNotFoundError:  # pragma: no cover
-        plumber = "?"
-    return sha256_bytes(data + plumber.encode())[:16]
+    versions = []
+    for package in ("pdfplumber", "pypdfium2"):
+        try:
+            versions.append(metadata.version(package))
+        except metadata.PackageNotFoundError:  # pragma: no cover
+            versions.append("?")
+    return sha256_bytes(data + " ".join(versions).encode())[:16]
 
 
 class ParseCache:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from qagen.config import ParseConfig
 from qagen.ingest.clean import collapse_spaces, join_lines, normalize_chars
-from qagen.ingest.fonts import font_style
+from qagen.ingest.fonts import font_style, is_mono
 from qagen.ingest.model import Block, Line, RawSection
 
 _BULLET = re.compile(r"^(?:[•◦▪▫■□●○‣⁃∙·–—*+-]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}[.)])\s")
@@ -52,7 +52,7 @@ def doc_stats(pages: list[list[Line]]) -> Stats:
         for line in lines:
             key = round(line.size * 2) / 2
             every[key] += line.n_chars
-            if not line.mono:
+            if not line.mono and not is_mono(line.font):  # code with a few prose words is still code
                 prose[key] += line.n_chars
     sizes = prose if prose.total() >= 0.2 * every.total() else every
     body = sizes.most_common(1)[0][0] if sizes else 10.0
@@ -69,7 +69,7 @@ def doc_stats(pages: list[list[Line]]) -> Stats:
     fonts: Counter[str] = Counter()
     for lines in pages:
         for line in lines:
-            if abs(line.size - body) < 0.6 and not line.mono:
+            if abs(line.size - body) < 0.6 and not line.mono and not is_mono(line.font):
                 fonts[line.font] += line.n_chars
     body_font = fonts.most_common(1)[0][0] if fonts else ""
     return Stats(body_size=body, leading=leading, body_font=body_font)

@@ -1,0 +1,78 @@
+"""The PDFium reader on hand-written PDFs: sizes through matrices, direction, hyphens, words like pdfplumber's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from qagen.ingest.pdf import open_reader
+from tests.support.bad_files import raw_pdf
+
+pytest.importorskip("pypdfium2")
+
+
+def write(tmp_path: Path, *pages: bytes) -> Path:
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(raw_pdf(list(pages)))
+    return path
+
+
+def by_text(words: list[dict]) -> dict[str, dict]:
+    return {w["text"]: w for w in words}
+
+
+def test_size_is_the_font_size_scaled_by_the_text_and_page_matrices(tmp_path: Path):
+    # "1 Tf" scaled by the text matrix (how many generators set type), a plain 10 pt line, and
+    # 6 pt under a page transform that doubles it.
+    page = (
+        b"BT /F1 1 Tf 24 0 0 24 72 700 Tm (Heading) Tj ET\n"
+        b"BT /F1 10 Tf 1 0 0 1 72 650 Tm (body) Tj ET\n"
+        b"q 2 0 0 2 0 0 cm BT /F1 6 Tf 36 300 Td (doubled) Tj ET Q\n"
+    )
+    for engine in ("pdfium", "pdfplumber"):
+        words = by_text(open_reader(write(tmp_path, page), engine).words(0))
+        sizes = {t: round(words[t]["size"], 1) for t in ("Heading", "body", "doubled")}
+        assert sizes == {"Heading": 24.0, "body": 10.0, "doubled": 12.0}, engine
+
+
+def test_boxes_follow_pdfplumbers_convention(tmp_path: Path):
+    page = b"BT /F1 10 Tf 72 700 Td (Opening hours of the pharmacy) Tj ET\n"
+    ours = open_reader(write(tmp_path, page), "pdfium").words(0)
+    theirs = open_reader(write(tmp_path, page), "pdfplumber").words(0)
+    assert [w["text"] for w in ours] == [w["text"] for w in theirs]
+    for a, b in zip(ours, theirs, strict=True):
+        for key in ("x0", "x1", "top", "bottom"):
+            assert a[key] == pytest.approx(b[key], abs=0.6), (a["text"], key)
+        assert a["fontname"].endswith("Helvetica") and a["upright"]
+
+
+def test_rotated_text_is_not_upright(tmp_path: Path):
+    page = b"BT /F1 10 Tf 0 1 -1 0 300 100 Tm (sideways) Tj ET\nBT /F1 10 Tf 72 700 Td (level) Tj ET\n"
+    words = by_text(open_reader(write(tmp_path, page), "pdfium").words(0))
+    assert words["level"]["upright"] and not words["sideways"]["upright"]
+
+
+def test_a_word_hyphenated_at_a_line_end_stays_two_words_on_two_lines(tmp_path: Path):
+    # PDFium joins "medi-" + "cations" into one word with a marker for the hyphen; the reader
+    # cuts it back, so the layout joins the lines as it does for pdfplumber.
+    page = b"BT /F1 10 Tf 72 700 Td (about prescription medi-) Tj 0 -12 Td (cations and more) Tj ET\n"
+    words = open_reader(write(tmp_path, page), "pdfium").words(0)
+    texts = [w["text"] for w in words]
+    assert "medi-" in texts and "cations" in texts
+    first, second = by_text(words)["medi-"], by_text(words)["cations"]
+    assert second["top"] > first["bottom"] - 1  # on the next line
+    assert second["x0"] < first["x0"]
+
+
+def test_pages_without_text_give_no_words(tmp_path: Path):
+    reader = open_reader(write(tmp_path, b"0 0 m 100 100 l S\n", b"BT /F1 10 Tf 72 700 Td (text) Tj ET\n"))
+    assert reader.n_pages == 2
+    assert reader.words(0) == []
+    assert [w["text"] for w in reader.words(1)] == ["text"]
+    reader.close()
+
+
+def test_an_unknown_engine_is_refused(tmp_path: Path):
+    with pytest.raises(ValueError, match="unknown PDF engine 'mupdf'"):
+        open_reader(write(tmp_path, b""), "mupdf")
