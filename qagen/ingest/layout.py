@@ -6,6 +6,7 @@ the left column is read before the right one (recursively, so three columns work
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections import Counter
@@ -106,11 +107,13 @@ def _find_gutter(words: list[Word]) -> float | None:
         return None
     size = sorted(w["size"] for w in words)[len(words) // 2]
     lo, hi = int(x_min + 0.3 * span), int(x_min + 0.7 * span)
-    cover = [0] * (hi - lo + 1)
+    steps = [0] * (hi - lo + 2)  # words starting and ending at each x; their running sum is the cover
     for w in words:
         a, b = max(lo, int(w["x0"]) + 1), min(hi, int(w["x1"]) - 1)
-        for x in range(a, b + 1):
-            cover[x - lo] += 1
+        if a <= b:
+            steps[a - lo] += 1
+            steps[b - lo + 1] -= 1
+    cover = list(itertools.accumulate(steps[:-1]))
     best = _widest_low_run(cover, limit=max(2, len(words) // 50))
     if best is None:
         return None
@@ -161,12 +164,12 @@ def _make_line(row: list[Word], page: int) -> Line | None:
     fonts: Counter[str] = Counter()
     n_bold = n_mono = n_letters = 0
     for w in row:
-        k = sum(ch.isalnum() for ch in w["text"]) or 1
-        font = font_name(w.get("fontname", ""))
+        k = sum(map(str.isalnum, w["text"])) or 1
+        font, bold, mono = _font_kind(w.get("fontname", ""))
         sizes[round(w["size"], 1)] += k
         fonts[font] += k
-        n_bold += k if is_bold(font) else 0
-        n_mono += k if is_mono(font) else 0
+        n_bold += k if bold else 0
+        n_mono += k if mono else 0
         n_letters += k
     if _CID_ONLY.match(row[0]["text"]):  # an unmapped glyph opening a line is a list bullet
         row = [{**row[0], "text": "•"}, *row[1:]]
@@ -192,6 +195,13 @@ def _make_line(row: list[Word], page: int) -> Line | None:
         segments=tuple(segments) if len(segments) >= 2 and not toc else (),
         toc=toc,
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _font_kind(raw: str) -> tuple[str, bool, bool]:
+    """A raw font name's (name without subset prefix, bold, monospaced): asked once per font, not per word."""
+    font = font_name(raw)
+    return font, is_bold(font), is_mono(font)
 
 
 def _segments(row: list[Word]) -> list[tuple[float, str]]:

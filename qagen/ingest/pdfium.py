@@ -13,8 +13,10 @@ pypdfium2 is imported inside the functions, so ``import qagen.ingest`` stays lig
 from __future__ import annotations
 
 import ctypes
+import functools
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +50,7 @@ class PdfiumReader:
                 ) from None
             raise DocumentError("corrupt", f"PDFium cannot open it ({exc})") from None
         self.n_pages = len(self._pdf)
-        # reused buffers for the per-word and per-object calls
+        # buffers reused by every call
         self._box = raw.FS_RECTF()
         self._matrix = raw.FS_MATRIX()
         self._name = ctypes.create_string_buffer(256)
@@ -82,18 +84,32 @@ class PdfiumReader:
         if len(text) != n:  # the text left out some characters: read them one by one (0x02: a line-end hyphen)
             codes = (raw.FPDFText_GetUnicode(textpage, i) for i in range(n))
             text = "".join("\ufffe" if code == 2 else chr(code) for code in codes)
+        handle = ctypes.cast(textpage.raw, ctypes.c_void_p).value
+        text_object, loose_box = _fast_calls(raw)
+        box, box_at = self._box, ctypes.addressof(self._box)
         fonts: dict[int, tuple[float, str, bool]] = {}
         words: list[Word] = []
         for match in _WORD.finditer(text):
             first, last = match.start(), match.end() - 1
-            size, fontname, upright = self._font(textpage, first, fonts)
-            x0, bottom = self._loose_box(textpage, first)[:2]
-            x1 = self._loose_box(textpage, last)[2] if last != first else self._box.right
+            key = text_object(handle, first) or 0
+            font = fonts.get(key) if key else None
+            if font is None:
+                font = self._font(textpage, first)
+                if key:
+                    fonts[key] = font
+            size, fontname, upright = font
+            if not loose_box(handle, last, box_at):
+                box.left = box.right = box.bottom = 0.0
+            x1 = box.right
+            if last != first and not loose_box(handle, first, box_at):
+                box.left = box.right = box.bottom = 0.0
+            x0, bottom = box.left, box.bottom
+            word = match.group()
             words.append(
                 {
-                    "text": match.group().replace("\ufffe", "-"),
+                    "text": word.replace("\ufffe", "-") if word[-1] == "\ufffe" else word,
                     "x0": x0,
-                    "x1": max(x1, x0),
+                    "x1": x1 if x1 > x0 else x0,
                     # pdfminer's convention, which the layout was tuned on: a box one font size
                     # high standing on the font's descender line
                     "top": height - bottom - size,
@@ -105,20 +121,9 @@ class PdfiumReader:
             )
         return words
 
-    def _loose_box(self, textpage: Any, index: int) -> tuple[float, float, float]:
-        box = self._box
-        if not self._raw.FPDFText_GetLooseCharBox(textpage, index, box):
-            box.left = box.right = box.bottom = 0.0
-        return box.left, box.bottom, box.right
-
-    def _font(self, textpage: Any, index: int, fonts: dict[int, tuple[float, str, bool]]) -> tuple[float, str, bool]:
-        """Size (scaled by the text and page matrices), font name and direction of a character's text object."""
+    def _font(self, textpage: Any, index: int) -> tuple[float, str, bool]:
+        """Size (scaled by the text and page matrices), font name and direction of a character."""
         raw = self._raw
-        handle = raw.FPDFText_GetTextObject(textpage, index)
-        key = ctypes.cast(handle, ctypes.c_void_p).value or 0
-        known = fonts.get(key) if key else None
-        if known is not None:
-            return known
         m = self._matrix
         if raw.FPDFText_GetMatrix(textpage, index, m):
             scale = math.sqrt(abs(m.a * m.d - m.b * m.c)) or 1.0
@@ -128,7 +133,20 @@ class PdfiumReader:
         size = round(raw.FPDFText_GetFontSize(textpage, index) * scale, 4)
         got = raw.FPDFText_GetFontInfo(textpage, index, self._name, len(self._name), self._flags)
         fontname = self._name.value.decode("utf-8", "replace") if got else ""
-        found = (size, fontname, upright)
-        if key:
-            fonts[key] = found
-        return found
+        return size, fontname, upright
+
+
+@functools.cache
+def _fast_calls(raw: Any) -> tuple[Callable[[int, int], int | None], Callable[[int, int, int], int]]:
+    """The two calls made per word, with plain integer arguments and results.
+
+    pypdfium2's bindings wrap pointers in ctypes types, which costs more than the call itself
+    when it is made for every word; these are the same C functions, typed with ``c_void_p``.
+    """
+    text_object = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)(
+        ctypes.cast(raw.FPDFText_GetTextObject, ctypes.c_void_p).value
+    )
+    loose_box = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p)(
+        ctypes.cast(raw.FPDFText_GetLooseCharBox, ctypes.c_void_p).value
+    )
+    return text_object, loose_box

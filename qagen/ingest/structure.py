@@ -188,7 +188,7 @@ def _styled_label(line: Line, following: Line | None, stats: Stats) -> bool:
 
 def _enough_letters(text: str) -> bool:
     """Two letters, or one in a dated entry ("2019/12/15 v1.5")."""
-    letters = sum(c.isalpha() for c in text)
+    letters = sum(map(str.isalpha, text))
     return letters >= 2 or (letters == 1 and sum(c.isdigit() for c in text) >= 4)
 
 
