@@ -1,19 +1,21 @@
-"""Parse speed: qagen's PDF parse against bare pdfplumber word extraction on the same files.
+"""Parse speed: qagen's two PDF engines against the bare extraction under each, on the same files.
 
-    python benchmarks/parse_speed.py [--corpus short-docs] [--max-pages 240] [--repeat 1]
+    python benchmarks/parse_speed.py [--corpus manuals] [--max-pages 0] [--repeat 1] [--no-pool]
 
 Measures pages per second for
-  1. bare ``page.extract_words()`` (pdfplumber defaults),
-  2. bare ``page.extract_words(**WORD_OPTIONS)`` (the options qagen uses: font name and size
-     per word, tighter word gaps): the floor for any font-aware parser,
-  3. qagen's whole parse of each file in this process (words + layout + running headers +
-     headings + clean-up): its overhead over 2 is the cost of the section logic,
-  4. ``parse_documents`` with 1 worker process and with one per core (2 here), no cache.
+  1. PDFium's bare text: load each page and its text page, read the text (pypdfium2); the
+     physical limit of any parser built on PDFium,
+  2. qagen's PDFium words (font name, size, box per word): the floor of ``parse.engine=pdfium``,
+  3. qagen's whole parse with ``parse.engine=pdfium`` (the default): words + layout + running
+     headers + headings + clean-up,
+  4. bare pdfplumber ``extract_words`` with the options qagen used (font name and size per word),
+  5. qagen's whole parse with ``parse.engine=pdfplumber`` (the path before PDFium),
+  6. ``parse_documents`` (default engine) with 1 worker process and with one per core, no cache.
 
-1-3 run file by file, interleaved, and are timed in CPU seconds of this process, so other
-processes on a busy machine do not skew them; 4 is wall-clock time (the load average is
-printed: on a machine whose cores are busy with other work the speed-up cannot show).
-Skips cleanly (exit 0) when ``../shared/corpora`` is absent.
+1-5 run file by file, interleaved, and are timed in CPU seconds of this process, so other
+processes on a busy machine do not skew them; the ratios (5 over 3 above all) are measured in
+one run on the same files. 6 is wall-clock time (the load average is printed).
+``--max-pages 0`` takes the whole corpus. Skips cleanly (exit 0) when ``../shared/corpora`` is absent.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CORPORA = SHARED / "corpora"
 
 
-def bare(path: Path, options: dict) -> int:
+def bare_plumber(path: Path, options: dict) -> int:
     import pdfplumber
 
     with pdfplumber.open(path) as pdf:
@@ -37,6 +39,33 @@ def bare(path: Path, options: dict) -> int:
             page.extract_words(**options)
             page.close()
         return len(pdf.pages)
+
+
+def bare_pdfium(path: Path) -> int:
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        for page in pdf:
+            textpage = page.get_textpage()
+            textpage.get_text_range()
+            textpage.close()
+            page.close()
+        return len(pdf)
+    finally:
+        pdf.close()
+
+
+def pdfium_words(path: Path) -> int:
+    from qagen.ingest.pdf import open_reader
+
+    reader = open_reader(path, "pdfium")
+    try:
+        for index in range(reader.n_pages):
+            reader.words(index)
+        return reader.n_pages
+    finally:
+        reader.close()
 
 
 def _children_cpu() -> float:
@@ -53,7 +82,7 @@ def pick(corpus: str, max_pages: int) -> list[tuple[Path, int]]:
         pages[cols[0]] = int(cols[4])
     out, total = [], 0
     for name in sorted(pages):
-        if total >= max_pages:
+        if max_pages and total >= max_pages:
             break
         out.append((CORPORA / corpus / name, pages[name]))
         total += pages[name]
@@ -65,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", default="short-docs")
     parser.add_argument("--max-pages", type=int, default=240)
     parser.add_argument("--repeat", type=int, default=1, help="repeat the in-process comparison")
+    parser.add_argument("--no-pool", action="store_true", help="skip the worker-pool runs")
     args = parser.parse_args(argv)
     if not (CORPORA / args.corpus).is_dir():
         print(f"skipped: {CORPORA / args.corpus} not found")
@@ -73,50 +103,68 @@ def main(argv: list[str] | None = None) -> int:
 
     from qagen.config import ParseConfig
     from qagen.ingest import parse_documents
+    from qagen.ingest.model import DocumentError
     from qagen.ingest.parallel import default_workers
     from qagen.ingest.pdf import WORD_OPTIONS, parse_pdf
 
     files = pick(args.corpus, args.max_pages)
     n_pages = sum(n for _, n in files)
-    config = ParseConfig()
-    times = {"default": 0.0, "fonts": 0.0, "qagen": 0.0}
+    fast, slow = ParseConfig(engine="pdfium"), ParseConfig(engine="pdfplumber")
+    methods = {
+        "pdfium-bare": lambda p: bare_pdfium(p),
+        "pdfium-words": lambda p: pdfium_words(p),
+        "pdfium-qagen": lambda p: parse_pdf(p, fast),
+        "plumber-words": lambda p: bare_plumber(p, WORD_OPTIONS),
+        "plumber-qagen": lambda p: parse_pdf(p, slow),
+    }
+    times = dict.fromkeys(methods, 0.0)
+    failed: set[str] = set()
     for _ in range(args.repeat):
         for path, _n in files:  # interleaved, so load changes hit every method alike
-            for name, run in (
-                ("default", lambda p=path: bare(p, {})),
-                ("fonts", lambda p=path: bare(p, WORD_OPTIONS)),
-                ("qagen", lambda p=path: parse_pdf(p, config)),
-            ):
+            for name, run in methods.items():
                 start = time.process_time()
-                run()
+                try:
+                    run(path)
+                except DocumentError:  # the same files fail either way (too few words, say)
+                    failed.add(f"{path.name} ({name})")
                 times[name] += time.process_time() - start
     pages_done = n_pages * args.repeat
 
-    cores = default_workers(0, len(files))
     pool: dict[int, tuple[float, float]] = {}  # workers -> (wall seconds, CPU seconds of the workers)
-    for workers in sorted({1, cores}):
-        start, cpu = time.perf_counter(), _children_cpu()
-        parse_documents([p for p, _ in files], CORPORA, ParseConfig(workers=workers))
-        pool[workers] = (time.perf_counter() - start, _children_cpu() - cpu)
+    cores = default_workers(0, len(files))
+    if not args.no_pool:
+        for workers in sorted({1, cores}):
+            start, cpu = time.perf_counter(), _children_cpu()
+            parse_documents([p for p, _ in files], CORPORA, ParseConfig(workers=workers))
+            pool[workers] = (time.perf_counter() - start, _children_cpu() - cpu)
 
     load = os.getloadavg()[0]
     print(f"{len(files)} PDFs, {n_pages} pages from {args.corpus}; {os.cpu_count()} cores; load average {load:.1f}\n")
     print("One process: pages per CPU second of that process. Worker pools: pages per wall-clock second.\n")
-    print("| method | pages/s | time vs bare words with fonts |")
-    print("|---|---|---|")
+    print("| method | pages/s | CPU s | vs qagen's pdfplumber path |")
+    print("|---|---|---|---|")
     rows = [
-        ("pdfplumber extract_words() (defaults), 1 process", times["default"]),
-        ("pdfplumber extract_words(fontname, size, x_tolerance_ratio) = qagen's words, 1 process", times["fonts"]),
-        ("qagen parse (words + layout + headers + sections), 1 process", times["qagen"]),
+        ("PDFium bare text (load page, text page, read text)", "pdfium-bare"),
+        ("PDFium words with fonts and boxes (qagen's reader)", "pdfium-words"),
+        ("**qagen parse, parse.engine=pdfium** (words + layout + headers + sections)", "pdfium-qagen"),
+        ("pdfplumber extract_words(fontname, size, x_tolerance_ratio)", "plumber-words"),
+        ("qagen parse, parse.engine=pdfplumber", "plumber-qagen"),
     ]
-    for name, t in rows:
-        print(f"| {name} | {pages_done / t:.1f} | {100 * (t / times['fonts'] - 1):+.0f}% |")
+    base = times["plumber-qagen"]
+    for label, key in rows:
+        t = times[key]
+        print(f"| {label} | {pages_done / t:.1f} | {t:.1f} | {base / t:.1f}x |")
     for workers, (wall, cpu) in pool.items():
-        print(f"| qagen parse_documents, {workers} worker process(es), wall clock | {n_pages / wall:.1f} | |")
-        print(f"| qagen parse_documents, {workers} worker process(es), per worker CPU second | {n_pages / cpu:.1f} | |")
+        label = f"qagen parse_documents (pdfium), {workers} worker process(es)"
+        print(f"| {label}, wall clock | {n_pages / wall:.1f} | | |")
+        print(f"| {label}, per worker CPU second | {n_pages / cpu:.1f} | | |")
     if len(pool) > 1:
         print(f"\nwall-clock speed-up with {cores} processes: {pool[1][0] / pool[cores][0]:.2f}x")
-    print(f"section logic overhead over bare word extraction: {100 * (times['qagen'] / times['fonts'] - 1):+.1f}%")
+    print(f"whole parse, pdfium over pdfplumber: {base / times['pdfium-qagen']:.1f}x faster")
+    over = 100 * (times["pdfium-qagen"] / times["pdfium-bare"] - 1)
+    print(f"qagen's pdfium parse over PDFium's bare text: {over:+.0f}%")
+    if failed:
+        print(f"documents refused (timed all the same): {', '.join(sorted(failed))}")
     return 0
 
 

@@ -177,3 +177,10 @@ def test_an_interrupted_parse_keeps_the_finished_documents(corpus: Path, tmp_pat
     assert sorted(again.reused) == sorted(done)
     fresh = parse_documents(paths, corpus, ParseConfig(workers=1))
     assert (again.documents, again.sections) == (fresh.documents, fresh.sections)
+
+
+@given(st.text(max_size=400))
+@settings(max_examples=300, deadline=None)
+def test_never_more_tokens_than_characters(text: str):
+    # The section splitter skips counting a text no longer than the limit on this bound.
+    assert count_tokens(text) <= len(text)

@@ -107,9 +107,11 @@ def resolve_hyphens(texts: list[str]) -> list[str]:
         return texts
     words: set[str] = set()
     for t in texts:
-        for w in _WORD.findall(t.replace(HYPHEN_MARK, " ")):
-            words.add(w.lower())
-            words.update(p.lower() for p in w.split("-"))
+        found = _WORD.findall(t.replace(HYPHEN_MARK, " ").lower())
+        words.update(found)
+        for w in found:
+            if "-" in w:
+                words.update(w.split("-"))
 
     def fix(match: re.Match[str]) -> str:
         a, b = match.group(1), match.group(2)

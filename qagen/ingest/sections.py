@@ -81,7 +81,8 @@ def render(blocks: list[Block]) -> str:
 
 def _split(section: RawSection, max_tokens: int) -> list[RawSection]:
     """Split a section over ``max_tokens`` at block boundaries (long blocks at sentences)."""
-    if count_tokens(render(section.blocks)) <= max_tokens:
+    text = render(section.blocks)
+    if len(text) <= max_tokens or count_tokens(text) <= max_tokens:  # never more tokens than characters
         return [section]
     blocks = [piece for b in section.blocks for piece in _split_block(b, max_tokens)]
     chunks: list[list[Block]] = [[]]
@@ -107,7 +108,7 @@ def _split(section: RawSection, max_tokens: int) -> list[RawSection]:
 
 
 def _split_block(block: Block, max_tokens: int) -> list[Block]:
-    if count_tokens(block.text) <= max_tokens:
+    if len(block.text) <= max_tokens or count_tokens(block.text) <= max_tokens:
         return [block]
     pieces: list[str] = []
     for sentence in _SENTENCE.split(block.text):
