@@ -24,6 +24,7 @@ _MARKER = re.compile(r"^(?:[•◦▪▫■□●○‣⁃∙·–—*+-]|\(?\d{
 _CID_ONLY = re.compile(r"^(?:\(cid:\d+\))+$")
 _CELL_GAP = 1.0  # in font sizes: a wider gap between words may separate table cells
 _JOIN_GAP = 0.12  # in font sizes: a narrower gap joins two words (a font change inside a word)
+_MIN_SPACED = 4  # one-letter words in a row that may be letter-spaced text
 
 
 def page_lines(words: list[Word], page: int) -> list[Line]:
@@ -159,7 +160,7 @@ def _widest_low_run(cover: list[int], limit: int) -> tuple[int, int] | None:
 
 
 def _make_line(row: list[Word], page: int) -> Line | None:
-    row = sorted(row, key=lambda w: w["x0"])
+    row = _join_letter_spaced(sorted(row, key=lambda w: w["x0"]))
     sizes: Counter[float] = Counter()
     fonts: Counter[str] = Counter()
     n_bold = n_mono = n_letters = 0
@@ -195,6 +196,44 @@ def _make_line(row: list[Word], page: int) -> Line | None:
         segments=tuple(segments) if len(segments) >= 2 and not toc else (),
         toc=toc,
     )
+
+
+def _join_letter_spaced(row: list[Word]) -> list[Word]:
+    """Letter-spaced text ("I n t r o d u c t i o n") joined into words.
+
+    A run of at least four one-letter words is letter-spacing when its gaps are narrower than
+    a font size; inside it, a gap well above the run's usual one parts two words.
+    """
+    out: list[Word] = []
+    i = 0
+    while i < len(row):
+        j = i
+        while j < len(row) and len(row[j]["text"]) == 1 and row[j]["text"].isalnum():
+            j += 1
+        if j - i < _MIN_SPACED:
+            out.append(row[i])
+            i += 1
+            continue
+        gaps = [row[k + 1]["x0"] - row[k]["x1"] for k in range(i, j - 1)]
+        usual = sorted(gaps)[len(gaps) // 2]
+        if usual > 0.8 * max(row[i]["size"], 1.0):
+            out.extend(row[i:j])
+        else:
+            word = [row[i]]
+            for k in range(i + 1, j):
+                if row[k]["x0"] - row[k - 1]["x1"] > 1.5 * usual + 0.1 * row[k]["size"]:
+                    out.append(_merged(word))
+                    word = []
+                word.append(row[k])
+            out.append(_merged(word))
+        i = j
+    return out
+
+
+def _merged(words: list[Word]) -> Word:
+    if len(words) == 1:
+        return words[0]
+    return {**words[0], "text": "".join(w["text"] for w in words), "x1": words[-1]["x1"]}
 
 
 @functools.lru_cache(maxsize=4096)

@@ -107,6 +107,9 @@ def _repeated_signatures(pages: list[list[Line]], min_share: float, large: float
 def _slot_key(line: Line, lines: list[Line]) -> tuple[str, int, float, str] | None:
     """Where and how a page's first or last line is set, when a wide gap parts it from the body."""
     ordered = sorted(lines, key=lambda ln: ln.top)
+    if len(ordered) == 2:  # a page with only its header and footer (a blank or a picture): no gap to check
+        edge = "top" if line is ordered[0] else "bottom"
+        return (edge, round((line.top if edge == "top" else line.bottom) / 3), line.size, line.font)
     if len(ordered) < 3:
         return None
     if line is ordered[0]:

@@ -150,24 +150,75 @@ def _pieces(line: Line) -> list[str]:
 
 def _heading_candidate(line: Line, i: int, lines: list[Line], stats: Stats, config: ParseConfig) -> bool:
     text = line.text
+    following = lines[i + 1] if i + 1 < len(lines) else None
     numbered = bool(_NUMBERED.match(line.cells[0] if line.cells else text))
     if (line.cells and not numbered) or line.toc or len(text) > config.max_heading_chars or _CAPTION.match(text):
         return False
-    if not _enough_letters(text):
+    if not _enough_letters(text) or (not numbered and _never_heading(text)):
         return False
-    if line.size >= stats.body_size * config.heading_size_ratio:
+    larger = line.size >= stats.body_size * config.heading_size_ratio
+    if text.endswith(":") and not larger:
+        return False  # a label ("Examples:", "Available options are:") opening what follows
+    if larger:
         return True
     if line.size < 0.85 * stats.body_size or text.endswith((",", ";")):
         return False
     styled = line.font != stats.body_font and (line.bold or font_style(line.font) != font_style(stats.body_font))
     if not (numbered and styled and len(text) <= 100):  # "2.1 Options" in any other style, even monospaced
-        following = lines[i + 1] if i + 1 < len(lines) else None
         if line.mono or line.size < stats.body_size - 0.6:
             return False
         if not (_bold_heading(line, config) or _styled_label(line, following, stats)):
             return False
     prev = lines[i - 1] if i > 0 else None
-    return prev is None or _gap_before(prev, line, stats, config) or prev.bold
+    if prev is None or _gap_before(prev, line, stats, config) or prev.bold:
+        return True
+    return prev.size >= stats.body_size * config.heading_size_ratio  # a subheading right under a heading
+
+
+# Lines no heading reads like: code (a command with arguments, a bare command name, braces
+# around something), a web or e-mail address, a formula ("X = X Xij", "a2<b2<c", "gray := ..."),
+# a date line, no word of three letters.
+_CODE_LINE = re.compile(r"^\\[A-Za-z@]+(?:\s*$|.*[{}\[\]])|^[${]|\{[^{}]+\}|:=")
+_ADDRESS = re.compile(r"^\(?(?:https?://|www\.|\S+@\S+\.\w+)\S*\)?\.?$", re.IGNORECASE)
+_FORMULA = re.compile(r"[=<>]")
+_LONG_WORD = re.compile(r"[^\W\d_]{3,}")
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december|"
+    "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_DATE_LINE = re.compile(
+    rf"^(?:(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?(?:{_MONTHS})\.?\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?\d{{4}}"
+    r"|\d{4}[-/]\d{1,2}[-/]\d{1,2})\.?$",
+    re.IGNORECASE,
+)
+# A run that stops inside a word ("instruc-") or after a word no title ends on ("... package
+# for") is a paragraph set in a heading font.
+_BROKEN_WORD = re.compile(r"[a-z]-$")
+_DATED = re.compile(r"\d{4}[-/]\d{2}[-/]\d{2}")  # a change-log entry: "[2019/12/15 v1.5]"
+_OPEN_END = re.compile(
+    r"\b(?:a|an|the|and|or|of|for|to|in|on|at|by|with|from|as|that|which|is|are|be|this|its|their|"
+    r"der|die|das|und|oder|von|mit|het|een|en|van|voor|le|la|les|et|des|du|il|di|del|e|el|los|las|y|o|do|da)$",
+    re.IGNORECASE,
+)
+
+
+# Sphinx sets "CHAPTER ONE" above a chapter's title: the number alone is a label, not a heading.
+_NUMBER_WORD = re.compile(
+    r"^(?:chapter\s+)?(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|"
+    r"thirty)$",
+    re.IGNORECASE,
+)
+
+
+def _never_heading(text: str) -> bool:
+    if _NUMBER_WORD.match(text):
+        return True
+    if not _LONG_WORD.search(text) and not _DATED.search(text):  # "Se", "µ r", "A A": labels in a figure
+        return True
+    if _CODE_LINE.search(text) or _ADDRESS.match(text) or _DATE_LINE.match(text):
+        return True
+    return bool(_FORMULA.search(text)) and len(_LONG_WORD.findall(text)) < 2
 
 
 def _bold_heading(line: Line, config: ParseConfig) -> bool:
@@ -179,9 +230,14 @@ def _styled_label(line: Line, following: Line | None, stats: Stats) -> bool:
     text = line.text
     if font_style(line.font) == font_style(stats.body_font) or len(text) > 80:
         return False
-    if not (text[0].isupper() or text[0].isdigit()) or _SENTENCE_END.search(text) or text.endswith(","):
+    if _SENTENCE_END.search(text) or text.endswith(","):
         return False
     short = line.x1 - line.x0 < 0.75 * (line.right - line.left)
+    if not (text[0].isupper() or text[0].isdigit() or text[0] == "\\"):
+        # "doc upgraded to version 3", "multicol: Fix \newcolumn": a name may open a title, when
+        # the line is short and plain body text starts after it
+        plain_after = following is not None and following.font == stats.body_font and following.text[:1].isupper()
+        return short and plain_after and text[0].isalpha() and len(text.split()) >= 3
     # A full-width styled line is a title only when plain body text starts right after it.
     return short or (following is not None and following.font == stats.body_font and following.text[:1].isupper())
 
@@ -217,6 +273,8 @@ def _is_heading_run(run: list[Line], config: ParseConfig) -> bool:
     """A run of large/bold lines is a heading unless it is a whole paragraph."""
     text = " ".join(ln.text for ln in run)
     if len(run) > _MAX_HEADING_LINES or len(text) > config.max_heading_chars:
+        return False
+    if _BROKEN_WORD.search(text) or (" " in text and _OPEN_END.search(text)):
         return False
     if _NUMBERED.match(text):
         return True
