@@ -76,3 +76,17 @@ def test_pages_without_text_give_no_words(tmp_path: Path):
 def test_an_unknown_engine_is_refused(tmp_path: Path):
     with pytest.raises(ValueError, match="unknown PDF engine 'mupdf'"):
         open_reader(write(tmp_path, b""), "mupdf")
+
+
+def test_characters_outside_the_bmp_keep_one_text_index_per_character():
+    # PDFium lists 𝑥 (U+1D465, as in LuaLaTeX math) as two UTF-16 halves; a lone half cannot be
+    # stored in any file (the parse cache failed on one) and becomes U+FFFD.
+    from qagen.ingest.pdfium import _WORD, char_text
+
+    codes = [ord("a"), 0xD835, 0xDC65, ord("b"), 32, 0xD800, ord("c"), 2, ord("d")]
+    text = char_text(codes)
+    assert len(text) == len(codes)
+    words = [m.group() for m in _WORD.finditer(text)]
+    assert [w.replace("\ufeff", "") for w in words] == ["a\U0001d465b", "\ufffdc\ufffe", "d"]
+    assert all(not 0xD800 <= ord(ch) < 0xE000 for ch in text)
+    text.encode("utf-8")  # storable

@@ -68,5 +68,5 @@ class ParseCache:
         }
         try:
             write_json(self._path(sha256), data)
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: text no file can store (a lone surrogate)
             logger.warning("parse cache not written (%s): %s", type(exc).__name__, self.dir)

@@ -29,6 +29,7 @@ _ERR_PASSWORD = 4
 _ERR_SECURITY = 5
 # PDFium joins a word hyphenated at a line end into one, with U+FFFE for the hyphen: it is
 # cut there, so the layout sees "chapter-" on one line and "bib" on the next, as pdfplumber gives.
+_PAIR_TAIL = "\ufeff"  # stands at the index of a surrogate pair's second half
 _WORD = re.compile(r"[^\s\x00-\x1f\ufffe\uffff]*\ufffe|[^\s\x00-\x1f\ufffe\uffff]+")
 
 
@@ -81,9 +82,8 @@ class PdfiumReader:
         if n <= 0:
             return []
         text = textpage.get_text_range(0, n)
-        if len(text) != n:  # the text left out some characters: read them one by one (0x02: a line-end hyphen)
-            codes = (raw.FPDFText_GetUnicode(textpage, i) for i in range(n))
-            text = "".join("\ufffe" if code == 2 else chr(code) for code in codes)
+        if len(text) != n:  # the text left out some characters: read them one by one
+            text = char_text([raw.FPDFText_GetUnicode(textpage, i) for i in range(n)])
         handle = ctypes.cast(textpage.raw, ctypes.c_void_p).value
         text_object, loose_box = _fast_calls(raw)
         box, box_at = self._box, ctypes.addressof(self._box)
@@ -91,6 +91,8 @@ class PdfiumReader:
         words: list[Word] = []
         for match in _WORD.finditer(text):
             first, last = match.start(), match.end() - 1
+            if text[last] == _PAIR_TAIL:  # the box is the pair's first half's
+                last -= 1
             key = text_object(handle, first) or 0
             font = fonts.get(key) if key else None
             if font is None:
@@ -105,9 +107,13 @@ class PdfiumReader:
                 box.left = box.right = box.bottom = 0.0
             x0, bottom = box.left, box.bottom
             word = match.group()
+            if word[-1] == "\ufffe":
+                word = word.replace("\ufffe", "-")
+            if _PAIR_TAIL in word:
+                word = word.replace(_PAIR_TAIL, "")
             words.append(
                 {
-                    "text": word.replace("\ufffe", "-") if word[-1] == "\ufffe" else word,
+                    "text": word,
                     "x0": x0,
                     "x1": x1 if x1 > x0 else x0,
                     # pdfminer's convention, which the layout was tuned on: a box one font size
@@ -134,6 +140,31 @@ class PdfiumReader:
         got = raw.FPDFText_GetFontInfo(textpage, index, self._name, len(self._name), self._flags)
         fontname = self._name.value.decode("utf-8", "replace") if got else ""
         return size, fontname, upright
+
+
+def char_text(codes: list[int]) -> str:
+    """The text of a page's characters, one per code, so that text index = character index.
+
+    0x02 is PDFium's line-end hyphen (made U+FFFE, as the page text has it); a character
+    outside the BMP comes as a UTF-16 surrogate pair over two indices: the first holds the
+    character, the second a zero-width mark the words drop (a lone surrogate, which no file
+    can store, becomes U+FFFD).
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(codes):
+        code = codes[i]
+        if code == 2:
+            out.append("\ufffe")
+        elif 0xD800 <= code < 0xDC00 and i + 1 < len(codes) and 0xDC00 <= codes[i + 1] < 0xE000:
+            out.append(chr(0x10000 + ((code - 0xD800) << 10) + (codes[i + 1] - 0xDC00)) + _PAIR_TAIL)
+            i += 1
+        elif 0xD800 <= code < 0xE000:
+            out.append("\ufffd")
+        else:
+            out.append(chr(code))
+        i += 1
+    return "".join(out)
 
 
 @functools.cache
