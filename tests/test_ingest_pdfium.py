@@ -90,3 +90,30 @@ def test_characters_outside_the_bmp_keep_one_text_index_per_character():
     assert [w.replace("\ufeff", "") for w in words] == ["a\U0001d465b", "\ufffdc\ufffe", "d"]
     assert all(not 0xD800 <= ord(ch) < 0xE000 for ch in text)
     text.encode("utf-8")  # storable
+
+
+@pytest.mark.parametrize("engine", ["pdfium", "pdfplumber"])
+def test_a_right_to_left_line_is_read_from_the_right(tmp_path: Path, engine: str):
+    from tests.support.bad_files import FONT_CANDIDATES, HEBREW
+
+    font = next((Path(p) for p in FONT_CANDIDATES if Path(p).is_file()), None)
+    if font is None:
+        pytest.skip("no font with Hebrew glyphs installed")
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen import canvas
+
+    from qagen.ingest.layout import page_lines
+
+    pdfmetrics.registerFont(TTFont("HebrewSans", str(font)))
+    path = tmp_path / "rtl.pdf"
+    c = canvas.Canvas(str(path))
+    c.setFont("HebrewSans", 12)
+    c.drawString(72, 700, HEBREW[::-1])  # laid out as seen: the first letter on the right
+    # "<visiting hours> New York 2024 <in the house>" as a bidi-aware writer lays it out: read
+    # from the right, the Latin run keeping its own order
+    words = HEBREW.split()
+    c.drawString(72, 680, f"{words[2][::-1]} 2024 New York {words[1][::-1]} {words[0][::-1]}")
+    c.save()
+    lines = [line.text for line in page_lines(open_reader(path, engine).words(0), 1)]
+    assert lines == [HEBREW, f"{words[0]} {words[1]} New York 2024 {words[2]}"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+import unicodedata
 from collections import Counter
 from typing import Any
 
@@ -174,7 +175,12 @@ def _make_line(row: list[Word], page: int) -> Line | None:
         n_letters += k
     if _CID_ONLY.match(row[0]["text"]):  # an unmapped glyph opening a line is a list bullet
         row = [{**row[0], "text": "•"}, *row[1:]]
+    rtl = _right_to_left(row)
+    if rtl:
+        row = [w if w.get("reading_order") or not _is_rtl(w["text"]) else {**w, "text": w["text"][::-1]} for w in row]
     segments = _segments(row)
+    if rtl:  # read from the right: the segments, and the words inside each, in reverse
+        segments = [(x, _rtl_reading(t)) for x, t in reversed(segments)]
     texts = [t for _, t in segments]
     toc = (len(texts) >= 2 and bool(_PAGE_REF.match(texts[-1]))) or bool(_LEADERS.search(texts[-1]))
     text = collapse_spaces(normalize_chars(" ".join(texts), grave=True))
@@ -196,6 +202,39 @@ def _make_line(row: list[Word], page: int) -> Line | None:
         segments=tuple(segments) if len(segments) >= 2 and not toc else (),
         toc=toc,
     )
+
+
+def _is_rtl(text: str) -> bool:
+    return any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text)
+
+
+def _right_to_left(row: list[Word]) -> bool:
+    """True when a line reads from the right: it ends (on the right) in a Hebrew or Arabic word,
+    and a third of its words or more are in those scripts. ``row`` is in left-to-right order."""
+    rtl = [_is_rtl(w["text"]) for w in row]
+    strong = [flag for w, flag in zip(row, rtl, strict=True) if flag or _is_ltr(w["text"])]
+    return bool(strong) and strong[-1] and 3 * sum(rtl) >= len(row)
+
+
+def _rtl_reading(text: str) -> str:
+    """Words laid out left to right in a right-to-left line, in reading order.
+
+    The line is read from the right, word by word, except that a run of words in a
+    left-to-right script ("New York") keeps its own order; numbers are read in line with the
+    right-to-left words around them, as the Unicode bidi algorithm places them.
+    """
+    runs: list[list[str]] = []
+    for word in text.split(" "):
+        latin = _is_ltr(word)
+        if latin and runs and _is_ltr(runs[-1][-1]):
+            runs[-1].append(word)
+        else:
+            runs.append([word])
+    return " ".join(" ".join(run) for run in reversed(runs))
+
+
+def _is_ltr(text: str) -> bool:
+    return not _is_rtl(text) and any(unicodedata.bidirectional(ch) == "L" for ch in text)
 
 
 def _join_letter_spaced(row: list[Word]) -> list[Word]:

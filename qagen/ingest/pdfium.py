@@ -100,12 +100,18 @@ class PdfiumReader:
                 if key:
                     fonts[key] = font
             size, fontname, upright = font
-            if not loose_box(handle, last, box_at):
+            # both ends' boxes: a right-to-left word (PDFium gives Hebrew and Arabic in reading
+            # order) starts on the right; a box PDFium cannot give is the other end's
+            known = loose_box(handle, last, box_at)
+            left, right, low = box.left, box.right, box.bottom
+            if last != first and loose_box(handle, first, box_at):
+                if known:
+                    box.left, box.right = min(box.left, left), max(box.right, right)
+            elif not known:
                 box.left = box.right = box.bottom = 0.0
-            x1 = box.right
-            if last != first and not loose_box(handle, first, box_at):
-                box.left = box.right = box.bottom = 0.0
-            x0, bottom = box.left, box.bottom
+            else:
+                box.left, box.right, box.bottom = left, right, low
+            x0, x1, bottom = box.left, box.right, box.bottom
             word = match.group()
             if word[-1] == "\ufffe":
                 word = word.replace("\ufffe", "-")
@@ -115,7 +121,7 @@ class PdfiumReader:
                 {
                     "text": word,
                     "x0": x0,
-                    "x1": x1 if x1 > x0 else x0,
+                    "x1": x1,
                     # pdfminer's convention, which the layout was tuned on: a box one font size
                     # high standing on the font's descender line
                     "top": height - bottom - size,
@@ -123,6 +129,7 @@ class PdfiumReader:
                     "size": size,
                     "fontname": fontname,
                     "upright": upright,
+                    "reading_order": True,  # characters as read, right-to-left words included
                 }
             )
         return words

@@ -166,12 +166,18 @@ def unicode_pdf(path: Path) -> Path | None:
 
     pdfmetrics.registerFont(TTFont("FaultSans", str(font)))
     c = canvas.Canvas(str(path), pagesize=A4)
+
+    def visual(text: str) -> str:
+        # A right-to-left line is laid out as it is seen, its first letter on the right, as
+        # every RTL-aware writer does; reportlab has no bidi, so such a line is drawn reversed.
+        return text[::-1] if text.startswith((ARABIC[:24], HEBREW[:20])) else text
+
     for heading, body in ((ARABIC[:24], ARABIC), (HEBREW[:20], HEBREW), ("Mixed scripts", COMBINING)):
         c.setFont("FaultSans", 16)
-        c.drawString(72, 770, heading)
+        c.drawString(72, 770, visual(heading))
         c.setFont("FaultSans", 10)
         for k, line in enumerate((body, body, INVISIBLE, EMOJI, BIDI, COMBINING)):
-            c.drawString(72, 740 - 14 * k, line)
+            c.drawString(72, 740 - 14 * k, visual(line))
         c.showPage()
     c.save()
     return path
