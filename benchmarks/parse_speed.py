@@ -15,7 +15,10 @@ Measures pages per second for
 1-5 run file by file, interleaved, and are timed in CPU seconds of this process, so other
 processes on a busy machine do not skew them; the ratios (5 over 3 above all) are measured in
 one run on the same files. 6 is wall-clock time (the load average is printed).
-``--max-pages 0`` takes the whole corpus. Skips cleanly (exit 0) when ``../shared/corpora`` is absent.
+``--max-pages 0`` takes the whole corpus. ``--before REV`` also times qagen's parse as it was at
+git revision REV (checked out in a temporary worktree, run in a child process on the same files,
+CPU seconds of that process): "before" in the table, e.g. the pdfplumber path before PDFium came.
+Skips cleanly (exit 0) when ``../shared/corpora`` is absent.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -68,6 +73,47 @@ def pdfium_words(path: Path) -> int:
         reader.close()
 
 
+_TIME_FILES = """
+import sys, time
+from pathlib import Path
+from qagen.config import ParseConfig
+from qagen.ingest.pdf import parse_pdf
+config = ParseConfig()
+start = time.process_time()
+for name in sys.argv[1:]:
+    try:
+        parse_pdf(Path(name), config)
+    except Exception:
+        pass
+import qagen
+assert Path(qagen.__file__).resolve().is_relative_to(Path.cwd().resolve()), qagen.__file__
+print(time.process_time() - start)
+"""
+
+
+def time_revision(rev: str, files: list[Path]) -> float:
+    """CPU seconds of qagen's parse at git revision ``rev`` over ``files``, in a child process."""
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory(prefix="qagen-before-") as tmp:
+        tree = Path(tmp) / "tree"
+        subprocess.run(
+            ["git", "-C", str(root), "worktree", "add", "--detach", str(tree), rev], check=True, capture_output=True
+        )
+        try:
+            env = {**os.environ, "PYTHONPATH": str(tree)}
+            out = subprocess.run(  # from the worktree: "-c" puts the working folder first on the path
+                [sys.executable, "-c", _TIME_FILES, *(str(f.resolve()) for f in files)],
+                env=env,
+                cwd=tree,
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            return float(out.stdout.strip().splitlines()[-1])
+        finally:
+            subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], check=False)
+
+
 def _children_cpu() -> float:
     t = os.times()
     return t.children_user + t.children_system
@@ -95,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-pages", type=int, default=240)
     parser.add_argument("--repeat", type=int, default=1, help="repeat the in-process comparison")
     parser.add_argument("--no-pool", action="store_true", help="skip the worker-pool runs")
+    parser.add_argument("--before", default="", help="also time the parse of this git revision (e.g. ada33d0)")
     args = parser.parse_args(argv)
     if not (CORPORA / args.corpus).is_dir():
         print(f"skipped: {CORPORA / args.corpus} not found")
@@ -130,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
                 times[name] += time.process_time() - start
     pages_done = n_pages * args.repeat
 
+    before = time_revision(args.before, [p for p, _ in files]) if args.before else None
+
     pool: dict[int, tuple[float, float]] = {}  # workers -> (wall seconds, CPU seconds of the workers)
     cores = default_workers(0, len(files))
     if not args.no_pool:
@@ -154,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     for label, key in rows:
         t = times[key]
         print(f"| {label} | {pages_done / t:.1f} | {t:.1f} | {base / t:.1f}x |")
+    if before is not None:
+        label = f"qagen parse at {args.before} (before), in a child process"
+        print(f"| {label} | {n_pages / before:.1f} | {before:.1f} | {base * n_pages / pages_done / before:.1f}x |")
     for workers, (wall, cpu) in pool.items():
         label = f"qagen parse_documents (pdfium), {workers} worker process(es)"
         print(f"| {label}, wall clock | {n_pages / wall:.1f} | | |")
@@ -161,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     if len(pool) > 1:
         print(f"\nwall-clock speed-up with {cores} processes: {pool[1][0] / pool[cores][0]:.2f}x")
     print(f"whole parse, pdfium over pdfplumber: {base / times['pdfium-qagen']:.1f}x faster")
+    if before is not None:
+        then = before * pages_done / n_pages
+        print(f"whole parse, pdfium over the parse at {args.before}: {then / times['pdfium-qagen']:.1f}x faster")
     over = 100 * (times["pdfium-qagen"] / times["pdfium-bare"] - 1)
     print(f"qagen's pdfium parse over PDFium's bare text: {over:+.0f}%")
     if failed:

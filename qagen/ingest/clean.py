@@ -83,18 +83,19 @@ def join_lines(lines: Iterable[str]) -> str:
 
     The mark is resolved later by :func:`resolve_hyphens`, once the whole document is known.
     """
-    out = ""
+    parts: list[str] = []  # joined once at the end: a long paragraph is not copied per line
     for line in lines:
         line = line.strip()
         if not line:
             continue
-        if not out:
-            out = line
-        elif _LINE_END_HYPHEN.search(out) and line[0].islower():
-            out = out[:-1] + HYPHEN_MARK + line
+        if not parts:
+            parts.append(line)
+        elif _LINE_END_HYPHEN.search(parts[-1][-2:]) and line[0].islower():
+            parts[-1] = parts[-1][:-1] + HYPHEN_MARK
+            parts.append(line)
         else:
-            out = f"{out} {line}"
-    return out
+            parts.append(" " + line)
+    return "".join(parts)
 
 
 def resolve_hyphens(texts: list[str]) -> list[str]:

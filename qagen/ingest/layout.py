@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 import re
 import unicodedata
-from collections import Counter
 from typing import Any
 
 from qagen.ingest.clean import collapse_spaces, normalize_chars
@@ -25,7 +25,11 @@ _MARKER = re.compile(r"^(?:[•◦▪▫■□●○‣⁃∙·–—*+-]|\(?\d{
 _CID_ONLY = re.compile(r"^(?:\(cid:\d+\))+$")
 _CELL_GAP = 1.0  # in font sizes: a wider gap between words may separate table cells
 _JOIN_GAP = 0.12  # in font sizes: a narrower gap joins two words (a font change inside a word)
+_X0 = operator.itemgetter("x0")
 _MIN_SPACED = 4  # one-letter words in a row that may be letter-spaced text
+# Scripts written from right to left (Unicode bidi classes R and AL): Hebrew, Arabic, Syriac,
+# Thaana, NKo, Samaritan, Mandaic, their presentation forms, and the historic ones beyond the BMP.
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\U00010800-\U00010fff\U0001e800-\U0001efff]")
 
 
 def page_lines(words: list[Word], page: int) -> list[Line]:
@@ -53,10 +57,13 @@ def cluster_rows(words: list[Word]) -> list[list[Word]]:
     for w in sorted(words, key=lambda w: (w["top"], w["x0"])):
         mid = (w["top"] + w["bottom"]) / 2
         for i in range(len(rows) - 1, max(len(rows) - 3, -1), -1):
-            top, bottom = spans[i]
-            if top <= mid <= bottom:
+            span = spans[i]
+            if span[0] <= mid <= span[1]:
                 rows[i].append(w)
-                spans[i][0], spans[i][1] = min(top, w["top"]), max(bottom, w["bottom"])
+                if w["top"] < span[0]:
+                    span[0] = w["top"]
+                if w["bottom"] > span[1]:
+                    span[1] = w["bottom"]
                 break
         else:
             rows.append([w])
@@ -161,17 +168,22 @@ def _widest_low_run(cover: list[int], limit: int) -> tuple[int, int] | None:
 
 
 def _make_line(row: list[Word], page: int) -> Line | None:
-    row = _join_letter_spaced(sorted(row, key=lambda w: w["x0"]))
-    sizes: Counter[float] = Counter()
-    fonts: Counter[str] = Counter()
+    row = sorted(row, key=_X0)
+    if len(row) >= _MIN_SPACED:
+        row = _join_letter_spaced(row)
+    sizes: dict[float, int] = {}
+    fonts: dict[str, int] = {}
     n_bold = n_mono = n_letters = 0
     for w in row:
         k = sum(map(str.isalnum, w["text"])) or 1
         font, bold, mono = _font_kind(w.get("fontname", ""))
-        sizes[round(w["size"], 1)] += k
-        fonts[font] += k
-        n_bold += k if bold else 0
-        n_mono += k if mono else 0
+        size = round(w["size"], 1)
+        sizes[size] = sizes.get(size, 0) + k
+        fonts[font] = fonts.get(font, 0) + k
+        if bold:
+            n_bold += k
+        if mono:
+            n_mono += k
         n_letters += k
     if _CID_ONLY.match(row[0]["text"]):  # an unmapped glyph opening a line is a list bullet
         row = [{**row[0], "text": "•"}, *row[1:]]
@@ -186,7 +198,7 @@ def _make_line(row: list[Word], page: int) -> Line | None:
     text = collapse_spaces(normalize_chars(" ".join(texts), grave=True))
     if not text:
         return None
-    font = fonts.most_common(1)[0][0]
+    font = max(fonts, key=fonts.__getitem__)  # the first of the most common, as Counter.most_common
     return Line(
         page=page,
         text=text,
@@ -194,7 +206,7 @@ def _make_line(row: list[Word], page: int) -> Line | None:
         x1=max(w["x1"] for w in row),
         top=min(w["top"] for w in row),
         bottom=max(w["bottom"] for w in row),
-        size=sizes.most_common(1)[0][0],
+        size=max(sizes, key=sizes.__getitem__),
         font=font,
         bold=n_bold >= 0.8 * n_letters,
         mono=n_mono >= 0.9 * n_letters,  # code; prose with inline code is not
@@ -205,12 +217,14 @@ def _make_line(row: list[Word], page: int) -> Line | None:
 
 
 def _is_rtl(text: str) -> bool:
-    return any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text)
+    return _RTL.search(text) is not None
 
 
 def _right_to_left(row: list[Word]) -> bool:
     """True when a line reads from the right: it ends (on the right) in a Hebrew or Arabic word,
     and a third of its words or more are in those scripts. ``row`` is in left-to-right order."""
+    if _RTL.search("".join(w["text"] for w in row)) is None:  # one look for the common case
+        return False
     rtl = [_is_rtl(w["text"]) for w in row]
     strong = [flag for w, flag in zip(row, rtl, strict=True) if flag or _is_ltr(w["text"])]
     return bool(strong) and strong[-1] and 3 * sum(rtl) >= len(row)
@@ -243,6 +257,8 @@ def _join_letter_spaced(row: list[Word]) -> list[Word]:
     A run of at least four one-letter words is letter-spacing when its gaps are narrower than
     a font size; inside it, a gap well above the run's usual one parts two words.
     """
+    if sum(len(w["text"]) == 1 for w in row) < _MIN_SPACED:
+        return row
     out: list[Word] = []
     i = 0
     while i < len(row):
