@@ -5,7 +5,9 @@ spaces and line breaks between them. A page's text is read in one call and cut i
 those spaces; PDFium is then asked about a word's first and last character only (its box), and
 about each text object once (font name, size, direction), never once per character. The words
 have the same keys as pdfplumber's ``extract_words`` (``text``, ``x0``, ``x1``, ``top``,
-``bottom``, ``size``, ``fontname``, ``upright``), so the layout and headings logic is shared.
+``bottom``, ``size``, ``fontname``, ``upright``), so the layout and headings logic is shared,
+plus ``reading_order``: PDFium gives a Hebrew or Arabic word's letters in reading order, where
+pdfplumber gives them left to right.
 
 pypdfium2 is imported inside the functions, so ``import qagen.ingest`` stays light.
 """
@@ -27,9 +29,9 @@ Word = dict[str, Any]
 # FPDF_GetLastError codes (fpdfview.h)
 _ERR_PASSWORD = 4
 _ERR_SECURITY = 5
+_PAIR_TAIL = "\ufeff"  # stands at the index of a surrogate pair's second half (see char_text)
 # PDFium joins a word hyphenated at a line end into one, with U+FFFE for the hyphen: it is
 # cut there, so the layout sees "chapter-" on one line and "bib" on the next, as pdfplumber gives.
-_PAIR_TAIL = "\ufeff"  # stands at the index of a surrogate pair's second half
 _WORD = re.compile(r"[^\s\x00-\x1f\ufffe\uffff]*\ufffe|[^\s\x00-\x1f\ufffe\uffff]+")
 
 
