@@ -315,6 +315,34 @@ def test_pronouns_and_gerunds() -> None:
     ]
 
 
+def test_gerunds_the_spelling_rules_miss_come_from_the_dictionary() -> None:
+    # Headings of the shared manuals: "Abbreviating the commands" gave "How do I abbreviat the
+    # commands?", "Figuring out what to fix" gave "how do I figur out what to fix?".
+    got = [base_verb(g) for g in ("abbreviating", "figuring", "installing", "programming", "typesetting")]
+    assert got == ["abbreviate", "figure", "install", "program", "typeset"]
+
+
+@pytest.mark.parametrize(
+    ("heading", "body"),
+    [
+        ("Mailing lists", "Mailing lists are a very important tool if you want to reach everybody."),
+        ("Floating point and integer calculations", "The layer offers commands for calculating floating point values."),
+    ],
+)
+def test_a_gerund_naming_a_thing_asks_no_how_to(heading: str, body: str) -> None:
+    # "How do I mail lists?", "How do I float point and integer calculations?": the body uses the
+    # -ing word only in the heading's own compound, never the verb.
+    asked = heading_question(heading, "The Ubuntu Packaging Guide", body=body)
+    assert asked is None or not any(how in asked[0].lower() for how in ("how do i", "how can i")), asked
+
+
+def test_a_gerund_heading_whose_body_uses_the_verb_still_asks_how() -> None:
+    asked = heading_question(
+        "Creating lists", "The easylist package", body="Creating lists is easy: create one with \\list."
+    )
+    assert asked is not None and any(how in asked[0].lower() for how in ("how do i create", "how can i create")), asked
+
+
 def test_distractors_prefer_the_same_shape_and_never_invent_entities() -> None:
     rng = random.Random(0)
     term = Term("duration", "24 hours", 0, 8)

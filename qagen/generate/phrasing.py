@@ -226,6 +226,10 @@ def base_verb(gerund: str) -> str | None:
         return stem + "e"
     if len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in "lsfzaeiou":
         return stem[:-1]  # resetting -> reset
+    lemmas = _verb_lemmas(word)  # the dictionary's word: "abbreviating" -> "abbreviate", "figuring" -> "figure"
+    for candidate in (stem, stem + "e"):
+        if candidate in lemmas:
+            return candidate
     needs_e = (
         stem.endswith(("v", "dg", "iz", "rc", "nc"))
         or (re.search(r"[^aeiou]l$", stem) is not None and not stem.endswith("ll"))  # recycl -> recycle
@@ -233,6 +237,14 @@ def base_verb(gerund: str) -> str | None:
         or re.search(r"[^aeiou][aeiou]s$", stem) is not None  # advis -> advise
     )
     return stem + "e" if needs_e else stem
+
+
+@functools.lru_cache(maxsize=4096)
+def _verb_lemmas(gerund: str) -> tuple[str, ...]:
+    """The verbs an English -ing form is a form of, from lemminflect's dictionary (none for unknown words)."""
+    from lemminflect import getAllLemmas
+
+    return tuple(getAllLemmas(gerund, upos="VERB").get("VERB", ()))
 
 
 def third_to_base(verb: str) -> str:
@@ -603,7 +615,11 @@ def _uses_verb(question: str, body: str) -> bool:
         return True  # instructions in other words
     verb = m.group(1).lower()
     stem = verb[:-1] if verb.endswith("e") else verb
-    forms = rf"\b(?:{re.escape(verb)}(?:s|es|d|ed)?|{re.escape(stem)}(?:es|ed|ing(?!\s+of\b)))\b"
+    # "-ing" before the heading's own next word is the compound noun ("Mailing lists are ...",
+    # "floating point values"), no use of the verb
+    after = re.match(r"^How (?:do|does) (?:I )?\w+ (?:the |a |an )?([a-z]+)", question)
+    noun = rf"|{re.escape(after.group(1).rstrip('s'))}\w*" if after else ""
+    forms = rf"\b(?:{re.escape(verb)}(?:s|es|d|ed)?|{re.escape(stem)}(?:es|ed|ing(?!\s+(?:of{noun})\b)))\b"
     return re.search(forms, body, re.IGNORECASE) is not None
 
 
