@@ -343,6 +343,22 @@ def test_a_gerund_heading_whose_body_uses_the_verb_still_asks_how() -> None:
     assert asked is not None and any(how in asked[0].lower() for how in ("how do i create", "how can i create")), asked
 
 
+@pytest.mark.parametrize(
+    "heading", ["multicol: Fix \\newcolumn", "bm: Fix for amsmath operators", "amsopn: Do not reset \\operator@font"]
+)
+def test_a_release_notes_entry_asks_no_how_to(heading: str) -> None:
+    # LaTeX News: "How do I fix \newcolumn with LATEX News?" asks nothing a user would.
+    assert (
+        heading_question(heading, "LaTeX News", body="The recently added command did not work in vertical mode.")
+        is None
+    )
+
+
+def test_a_how_to_heading_with_an_article_is_still_asked() -> None:
+    asked = heading_question("Fix a paper jam", "The LaserJet manual", body="Open the lid, then fix the jam.")
+    assert asked is not None and "fix a paper jam" in asked[0].lower()
+
+
 def test_distractors_prefer_the_same_shape_and_never_invent_entities() -> None:
     rng = random.Random(0)
     term = Term("duration", "24 hours", 0, 8)

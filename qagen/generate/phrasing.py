@@ -136,6 +136,12 @@ _SKIP_HEADINGS = re.compile(
     r"bibliografia|bibliografía|bibliographie|literatur|literatuur|referencias|referências|riferimenti)$",
     re.IGNORECASE,
 )
+# Release notes' entries are telegraphic ("Fix \newcolumn", "Fix for amsmath operators", "Do not
+# reset \operator@font"); a how-to heading takes an article ("Fix a paper jam").
+_CHANGE_ENTRY = re.compile(
+    r"^(?:fix(?:ed|es)?|do not|don't|does not|no longer)\s+(?!(?:a|an|the|your|my|this|these|common)\b)",
+    re.IGNORECASE,
+)
 _AUX = r"(?:can|cannot|can't|does|do|did|is|are|was|were|will|would|should|must|may|might|has|have)"
 
 _PRONOUNS = [
@@ -328,6 +334,8 @@ def _heading_question(
         heading = heading.split(";", 1)[0].strip()
     if not heading or len(heading) > 120 or _SKIP_HEADINGS.match(heading) or not re.search(r"[^\W\d_]{4}", heading):
         return None
+    if language == "en" and _CHANGE_ENTRY.match(heading):
+        return None  # a release note's entry ("multicol: Fix \newcolumn"): "How do I fix \newcolumn?" asks nothing
     if not topic_heading(heading) or re.search(r"<[^>]*>|⟨", heading):
         return None  # ... or a syntax placeholder ("IUPAC<formula or name>"): no question echoes it
     if " " not in heading and heading.casefold() in _function_words(language):
