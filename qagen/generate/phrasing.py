@@ -616,7 +616,8 @@ def _gerund_question(low: str, title: str) -> str | None:
 
 def _uses_verb(question: str, body: str) -> bool:
     """Whether ``body`` uses the verb a "How do I VERB ..." question asks about (any form but the gerund noun)."""
-    m = re.match(r"^How (?:do|does) (?:I )?(\w+)", question)
+    # the verb, and the word after it (its object's first word, past an article)
+    m = re.match(r"^How (?:do|does) (?:I )?(\w+)(?: (?:the |a |an )?([a-z]+))?", question)
     if not m or m.group(1).lower() in ("work", "make", "get", "take", "have", "do", "give", "go", "keep", "set"):
         return True  # a light verb ("Making a complaint") rarely recurs in the steps it heads
     if re.search(r"\byou (?:can|should|must|need|may|have to|will need)\b|\bplease\b", body, re.IGNORECASE):
@@ -625,8 +626,7 @@ def _uses_verb(question: str, body: str) -> bool:
     stem = verb[:-1] if verb.endswith("e") else verb
     # "-ing" before the heading's own next word is the compound noun ("Mailing lists are ...",
     # "floating point values"), no use of the verb
-    after = re.match(r"^How (?:do|does) (?:I )?\w+ (?:the |a |an )?([a-z]+)", question)
-    noun = rf"|{re.escape(after.group(1).rstrip('s'))}\w*" if after else ""
+    noun = rf"|{re.escape(m.group(2).rstrip('s'))}\w*" if m.group(2) else ""
     forms = rf"\b(?:{re.escape(verb)}(?:s|es|d|ed)?|{re.escape(stem)}(?:es|ed|ing(?!\s+(?:of{noun})\b)))\b"
     return re.search(forms, body, re.IGNORECASE) is not None
 

@@ -168,9 +168,7 @@ def _widest_low_run(cover: list[int], limit: int) -> tuple[int, int] | None:
 
 
 def _make_line(row: list[Word], page: int) -> Line | None:
-    row = sorted(row, key=_X0)
-    if len(row) >= _MIN_SPACED:
-        row = _join_letter_spaced(row)
+    row = _join_letter_spaced(sorted(row, key=_X0))
     sizes: dict[float, int] = {}
     fonts: dict[str, int] = {}
     n_bold = n_mono = n_letters = 0

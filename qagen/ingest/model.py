@@ -60,6 +60,9 @@ class ParsedDoc:
     encoding: str | None = None  # text and HTML: the encoding and how it was found ("utf-16-le (BOM)")
 
 
+ENCRYPTED = "the PDF is password-protected; decrypt it first (e.g. qpdf --decrypt)"  # either engine's message
+
+
 class DocumentError(Exception):
     """A document that cannot be used; ``reason`` is a short code, ``detail`` a sentence."""
 

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from qagen.config import ParseConfig
 from qagen.ingest.clean import collapse_spaces, normalize_chars
 from qagen.ingest.layout import page_lines
-from qagen.ingest.model import DocumentError, Line, ParsedDoc
+from qagen.ingest.model import ENCRYPTED, DocumentError, Line, ParsedDoc
 from qagen.ingest.running import remove_running_lines
 from qagen.ingest.sections import finalize
 from qagen.ingest.structure import detect_sections
@@ -125,9 +125,7 @@ class PlumberReader:
         except Exception as exc:
             inner = exc.args[0] if exc.args and isinstance(exc.args[0], Exception) else exc
             if isinstance(inner, (PDFPasswordIncorrect, PDFEncryptionError)):
-                raise DocumentError(
-                    "encrypted", "the PDF is password-protected; decrypt it first (e.g. qpdf --decrypt)"
-                ) from None
+                raise DocumentError("encrypted", ENCRYPTED) from None
             raise DocumentError("corrupt", f"pdfplumber cannot open it ({type(inner).__name__})") from None
         self.n_pages = len(self._pdf.pages)
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from qagen.ingest.model import DocumentError
+from qagen.ingest.model import ENCRYPTED, DocumentError
 
 Word = dict[str, Any]
 
@@ -48,9 +48,7 @@ class PdfiumReader:
         except pdfium.PdfiumError as exc:
             code = getattr(exc, "err_code", None)
             if code in (_ERR_PASSWORD, _ERR_SECURITY):
-                raise DocumentError(
-                    "encrypted", "the PDF is password-protected; decrypt it first (e.g. qpdf --decrypt)"
-                ) from None
+                raise DocumentError("encrypted", ENCRYPTED) from None
             raise DocumentError("corrupt", f"PDFium cannot open it ({exc})") from None
         self.n_pages = len(self._pdf)
         # buffers reused by every call
@@ -104,16 +102,14 @@ class PdfiumReader:
             size, fontname, upright = font
             # both ends' boxes: a right-to-left word (PDFium gives Hebrew and Arabic in reading
             # order) starts on the right; a box PDFium cannot give is the other end's
-            known = loose_box(handle, last, box_at)
-            left, right, low = box.left, box.right, box.bottom
-            if last != first and loose_box(handle, first, box_at):
-                if known:
-                    box.left, box.right = min(box.left, left), max(box.right, right)
-            elif not known:
-                box.left = box.right = box.bottom = 0.0
+            if loose_box(handle, first, box_at):
+                x0, x1, bottom = box.left, box.right, box.bottom
+                if last != first and loose_box(handle, last, box_at):
+                    x0, x1 = min(x0, box.left), max(x1, box.right)
+            elif last != first and loose_box(handle, last, box_at):
+                x0, x1, bottom = box.left, box.right, box.bottom
             else:
-                box.left, box.right, box.bottom = left, right, low
-            x0, x1, bottom = box.left, box.right, box.bottom
+                x0 = x1 = bottom = 0.0
             word = match.group()
             if word[-1] == "\ufffe":
                 word = word.replace("\ufffe", "-")

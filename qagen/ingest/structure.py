@@ -177,11 +177,13 @@ def _heading_candidate(line: Line, i: int, lines: list[Line], stats: Stats, conf
 
 # Lines no heading reads like: code (a command with arguments, a bare command name, braces
 # around something), a web or e-mail address, a formula ("X = X Xij", "a2<b2<c", "gray := ..."),
-# a date line, no word of three letters.
+# a date line, no word of three letters (unless dated: a change-log entry "[2019/12/15 v1.5]"),
+# Sphinx's "ONE" set above a chapter's title (the number alone is a label).
 _CODE_LINE = re.compile(r"^\\[A-Za-z@]+(?:\s*$|.*[{}\[\]])|^[${]|\{[^{}]+\}|:=")
 _ADDRESS = re.compile(r"^\(?(?:https?://|www\.|\S+@\S+\.\w+)\S*\)?\.?$", re.IGNORECASE)
 _FORMULA = re.compile(r"[=<>]")
 _LONG_WORD = re.compile(r"[^\W\d_]{3,}")
+_DATED = re.compile(r"\d{4}[-/]\d{2}[-/]\d{2}")
 _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
     "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
@@ -191,22 +193,18 @@ _DATE_LINE = re.compile(
     r"|\d{4}[-/]\d{1,2}[-/]\d{1,2})\.?$",
     re.IGNORECASE,
 )
-# A run that stops inside a word ("instruc-") or after a word no title ends on ("... package
-# for") is a paragraph set in a heading font.
-_BROKEN_WORD = re.compile(r"[a-z]-$")
-_DATED = re.compile(r"\d{4}[-/]\d{2}[-/]\d{2}")  # a change-log entry: "[2019/12/15 v1.5]"
-_OPEN_END = re.compile(
-    r"\b(?:a|an|the|and|or|of|for|to|in|on|at|by|with|from|as|that|which|is|are|be|this|its|their|"
-    r"der|die|das|und|oder|von|mit|het|een|en|van|voor|le|la|les|et|des|du|il|di|del|e|el|los|las|y|o|do|da)$",
-    re.IGNORECASE,
-)
-
-
-# Sphinx sets "CHAPTER ONE" above a chapter's title: the number alone is a label, not a heading.
 _NUMBER_WORD = re.compile(
     r"^(?:chapter\s+)?(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
     r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|"
     r"thirty)$",
+    re.IGNORECASE,
+)
+# A run that stops inside a word ("instruc-") or after a word no title ends on ("... package
+# for") is a paragraph set in a heading font.
+_BROKEN_WORD = re.compile(r"[a-z]-$")
+_OPEN_END = re.compile(
+    r"\b(?:a|an|the|and|or|of|for|to|in|on|at|by|with|from|as|that|which|is|are|be|this|its|their|"
+    r"der|die|das|und|oder|von|mit|het|een|en|van|voor|le|la|les|et|des|du|il|di|del|e|el|los|las|y|o|do|da)$",
     re.IGNORECASE,
 )
 
@@ -233,13 +231,13 @@ def _styled_label(line: Line, following: Line | None, stats: Stats) -> bool:
     if _SENTENCE_END.search(text) or text.endswith(","):
         return False
     short = line.x1 - line.x0 < 0.75 * (line.right - line.left)
+    plain_after = following is not None and following.font == stats.body_font and following.text[:1].isupper()
     if not (text[0].isupper() or text[0].isdigit() or text[0] == "\\"):
         # "doc upgraded to version 3", "multicol: Fix \newcolumn": a name may open a title, when
         # the line is short and plain body text starts after it
-        plain_after = following is not None and following.font == stats.body_font and following.text[:1].isupper()
         return short and plain_after and text[0].isalpha() and len(text.split()) >= 3
     # A full-width styled line is a title only when plain body text starts right after it.
-    return short or (following is not None and following.font == stats.body_font and following.text[:1].isupper())
+    return short or plain_after
 
 
 def _enough_letters(text: str) -> bool:
