@@ -117,3 +117,18 @@ def test_a_right_to_left_line_is_read_from_the_right(tmp_path: Path, engine: str
     c.save()
     lines = [line.text for line in page_lines(open_reader(path, engine).words(0), 1)]
     assert lines == [HEBREW, f"{words[0]} {words[1]} New York 2024 {words[2]}"]
+
+
+def test_a_parse_the_cache_cannot_store_is_skipped_with_a_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture):
+    # A lone UTF-16 half in a section (what PDFium's text held before char_text) cannot be
+    # written as UTF-8: the build goes on, the parse is simply not cached.
+    from qagen.config import ParseConfig
+    from qagen.ingest.cache import ParseCache
+    from qagen.ingest.model import ParsedDoc
+
+    cache = ParseCache(tmp_path, ParseConfig())
+    doc = ParsedDoc("pdf", 1, "Title", [{"heading": "Math", "text": "LaTeX2\ud835 symbols"}])
+    with caplog.at_level("WARNING", logger="qagen.ingest.cache"):
+        cache.put("ab" * 32, doc)
+    assert "parse cache not written (UnicodeEncodeError)" in caplog.text
+    assert cache.get("ab" * 32) is None
