@@ -12,7 +12,7 @@ from qagen.config import GenerateConfig
 from qagen.generate.context import GenerationContext, item_id
 from qagen.generate.entities import extract_entities
 from qagen.generate.extractive import generate_extractive
-from qagen.generate.phrasing import base_verb, heading_question, sentence_questions, to_first_person
+from qagen.generate.phrasing import base_verb, entry_heading, heading_question, sentence_questions, to_first_person
 from qagen.generate.terms import Term, pick_distractors
 from qagen.records import Document, FoldAssignment, Section
 
@@ -1010,3 +1010,27 @@ def test_a_comparison_with_unseen_text_gives_no_sentence_question() -> None:
     items = _items_for([("Compact forms", text)], "The diffcoeff package", ["long_form"])
     questions = [i.question for i in items]
     assert questions and not [q for q in questions if "still more" in q], questions
+
+
+def test_a_question_heading_about_this_package_names_the_package() -> None:
+    # round 22: "What does this package do with the ulqda package?"
+    assert heading_question("1.2 What does this package do?", "The ulqda package") == (
+        "What does the ulqda package do?",
+        5,
+    )
+    assert heading_question("1.3 Legal Status of this package", "lexref") is None
+
+
+@pytest.mark.parametrize(
+    ("path", "title", "entry"),
+    [
+        (["Class proc supports twoside"], "LATEX News Issue 35", True),  # a newsletter's item
+        (["Bug fixes", "Using \\DeclareUnicodeCharacter with C1 control points"], "LaTeX", True),
+        (["5 macro package source code", "5.1 implementation rules"], "The parallel package", True),
+        (["Changes to classes", "Class proc"], "Some package", True),
+        (["Introduction", "Loading the package"], "The parallel package", False),
+        (["3 Usage", "3.1 Fixing column widths"], "The tabularx package", False),
+    ],
+)
+def test_release_note_and_source_code_entries_are_no_heading_topics(path: list[str], title: str, entry: bool) -> None:
+    assert entry_heading(path, title) is entry

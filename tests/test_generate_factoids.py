@@ -249,3 +249,45 @@ def test_a_document_in_another_language_keeps_its_title() -> None:
         "della pagina secondo la sezione aurea; le opzioni permettono di modificare i margini del documento.",
     )
     assert document_titles(sections, docs) == {"d": "Documentazione del pacchetto LayAureo"}
+
+
+# Round 22's readers (the builds after the PDFium parse): website questions that name nothing
+# ("the 1 2" are footnote marks, "the CTAN as pgf" a footnote's words, "the homepage" is a sample
+# package's in an apt-cache listing), a repository taken for its author's website, and a person
+# whose hyphenated first name made "Which e-mail address can I use in Jean-Marc Bourguet ...?"
+@pytest.mark.parametrize(
+    ("text", "address", "heading", "title"),
+    [
+        (
+            "see nomencl1 and splitindex2 for details. 1 http://www.ctan.org/tex-archive/macros/latex/contrib/nomencl",
+            "ctan.org",
+            "1.3 Legal Status of this package",
+            "lexref",
+        ),
+        ("For more info, see the homepage at http://www.linux-games.com/bumprace/ now.", "linux-games", "", "Guide"),
+        (
+            "Any feedback is welcome, through the web page of the project at https://framagit.org/manu/ebproof.",
+            "framagit",
+            "1 Introduction",
+            "The ebproof package",
+        ),
+        (
+            "R Schlicht | v3.0f w.m.l@gmx.net | 2022/06/23 https://github.com/schlcht/microtype",
+            "github.com",
+            "The microtype package",
+            "The microtype package",
+        ),
+    ],
+)
+def test_website_questions_round_22_readers_found_no_sense_in(
+    text: str, address: str, heading: str, title: str
+) -> None:
+    assert ask(text, address, heading=heading, title=title) is None
+
+
+def test_a_hyphenated_first_name_is_a_person() -> None:
+    asked = ask(
+        "Jean-Marc Bourguet jm@bourguet.org", "jm@", heading="Bit pattern diagrams", title="The bitpattern package"
+    )
+    assert asked is not None
+    assert asked.question == "What is the e-mail address of Jean-Marc Bourguet, who wrote the bitpattern package?"

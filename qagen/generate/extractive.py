@@ -37,6 +37,7 @@ from qagen.generate.forms import contract, forms, languages
 from qagen.generate.phrasing import (
     cut_heading,
     definition_questions,
+    entry_heading,
     heading_question,
     sentence_questions,
     skipped_heading,
@@ -46,6 +47,7 @@ from qagen.generate.subjects import clean_heading, document_subject, lower_artic
 from qagen.generate.terms import KIND_WORDS, Term, find_terms, pick_distractors, term_key
 from qagen.generate.text import BYLINE_IN_PROSE, Unit, last_heading, n_words, render_units, units, whole_body, word_set
 from qagen.generate.wh_questions import blank_question
+from qagen.ingest.sections import SEPARATOR
 from qagen.io import sha256_text
 from qagen.language import function_words
 from qagen.records import GeneratorInfo, Item, ItemType, Section
@@ -213,6 +215,8 @@ def _long_form(ctx: GenerationContext, section: Section) -> list[Item]:
     is_title = ctx.heading_is_title(section)
     language = ctx.language_of(section.id)
     asked = None if is_title else heading_question(heading, title, language, body=section.text)
+    if asked and language == "en" and entry_heading(section.heading.split(SEPARATOR), title):
+        asked = None  # "What does LATEX News say about the class proc supports twoside?": a news item echoed
     if asked and _opens_subsections(section, ctx.next_section(section)):
         asked = None  # "3.1 Fine-tuning mathematical layout" over one sentence: 3.1.1, 3.1.2 ... hold the answer
     if asked and body:

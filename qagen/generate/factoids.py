@@ -25,7 +25,15 @@ from qagen.generate.phrasing import (
     topic_heading,
 )
 from qagen.generate.subjects import clean_heading, document_subject, namelike, with_subject
-from qagen.generate.text import BYLINE_IN_PROSE, clean_line, fields, join_wrapped, last_heading, split_sentences
+from qagen.generate.text import (
+    BYLINE_IN_PROSE,
+    clean_line,
+    fields,
+    join_wrapped,
+    last_heading,
+    split_sentences,
+    word_set,
+)
 
 _GENERIC_LABELS = re.compile(
     r"^(?:phone|tel|telephone|telephone number|phone number|call|fax|mobile|e-?mail|mail|e-?mail address|"
@@ -281,8 +289,16 @@ _PLACEHOLDER = re.compile(
 # Dates and versions a byline ends with ("asnd@triumf.ca 2010/09/05", "... v1.2").
 _TRAILING_DATES = re.compile(r"(?:\s+(?:v?\d+(?:[./-]\d+){1,2}[a-z]?|\(\d{4}[./-]\d{2}[./-]\d{2}\)))+\s*$")
 _PERSON = re.compile(
-    r"[A-Z](?:[a-zà-ÿ]+|\.?)(?: (?:van|de|der|von|di|da|le|la))?(?: [A-Z]\.)?(?: [A-Z][\wà-ÿ'’-]+){1,2}"
-)  # "Frank Mittelbach", "R Schlicht", "H. Kolb"
+    r"[A-Z](?:[a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)?|\.?)(?: (?:van|de|der|von|di|da|le|la))?(?: [A-Z]\.)?"
+    r"(?: [A-Z][\wà-ÿ'’-]+){1,2}"
+)  # "Frank Mittelbach", "R Schlicht", "H. Kolb", "Jean-Marc Bourguet"
+# Where code is kept: an address there beside an author's name is the project's, not the person's site
+_CODE_HOST = re.compile(r"(?:^|[/.@])(?:github\.com|gitlab\.|bitbucket\.org|sourceforge\.net|ctan\.org)", re.IGNORECASE)
+# What a website label may not be: a bare number ("the 1 2": footnote marks), "as" ("the CTAN as
+# pgf": a footnote's "on CTAN as pgf"), or web words naming nothing ("the homepage", "the web page
+# of the project": whose?)
+_NUMBER_WORD = re.compile(r"(?:^|\s)\d+(?=\s|$)|\bas\b")
+_WEB_WORDS = word_set("the a an of web page pages homepage home site website interface online project bug fix url")
 
 
 # A licence's address ("available at http://www.opencontent.org/openpub/"), or a sentence about the
@@ -395,6 +411,16 @@ def entity_question(
         return None  # "information on these lists ... by the web interface at": the interface of which lists?
     if mode in ("person", "place") and _NOT_NAME_WORDS.search(label):
         return None  # "Robertson Feedback": a name run into the next line's label
+    if entity.kind == "url" and mode == "place":
+        return None  # "Which website is for mailing lists in MOTU Team discussion?": readers found none natural
+    if entity.kind == "url" and mode == "person" and _CODE_HOST.search(entity.normalized):
+        return None  # "https://github.com/schlcht/microtype" beside R Schlicht: the package's repository
+    if (
+        entity.kind == "url"
+        and mode == "role"
+        and (_NUMBER_WORD.search(label) or all(w.casefold() in _WEB_WORDS for w in re.findall(r"[\w'’-]+", label)))
+    ):
+        return None  # "Where can I find the 1 2 online?", "... the homepage online?": whose, the asker cannot tell
     template = _TEMPLATES[(entity.kind, mode)] if (entity.kind, mode) in _TEMPLATES else _TEMPLATES[(entity.kind, None)]
     topic = _topic(heading, title)
     named = _SAYS_ITS_TOPIC.search(prefix) if mode is None else None

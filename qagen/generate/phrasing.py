@@ -127,7 +127,7 @@ _SKIP_HEADINGS = re.compile(
     r"conclusions?|concluding remarks|(?:summary and )?outlook|epilogue|final (?:words|thoughts)|"
     # labels of a note, not topics ("What should I know about the important note in gb4e?"), and legal text
     r"(?:an? |some )?(?:important|general|short|final|additional|further) (?:notes?|remarks?|comments?)|"
-    r"caveats?|disclaimers?|legal (?:rubbish|stuff|notices?|matters|information)|"
+    r"caveats?|disclaimers?|legal (?:rubbish|stuff|notices?|matters|information|status(?: of .+)?)|"
     r"inleiding|inhoud|inhoudsopgave|einleitung|inhalt|inhaltsverzeichnis|sommaire|introducción|índice|"
     r"introduzione|indice|introdução|sumário|"
     # the same boilerplate in the other languages with forms: acknowledgements, authors, licence, references
@@ -296,6 +296,11 @@ def the(phrase: str) -> str:
     return f"the {phrase}"
 
 
+_THIS_DOCUMENT = re.compile(
+    r"\bthis (?:package|class|bundle|module|library|program|tool|software|document|manual|guide)\b", re.IGNORECASE
+)
+
+
 def heading_question(heading: str, title: str, language: str = "en", body: str | None = None) -> tuple[str, int] | None:
     """A question for a section heading (see :func:`_heading_question`), "How do I ...?" said in two ways.
 
@@ -348,6 +353,11 @@ def _heading_question(
     if heading.endswith("?"):
         if len(heading.split()) < 3:
             return None  # "What?", "Why bother?": a label for what follows, not a question a user asks
+        this = _THIS_DOCUMENT.search(heading)
+        if this and language == "en":  # "What does this package do?" -> "What does the ulqda package do?"
+            if not subject:
+                return None
+            return capitalize(heading[: this.start()] + lower_article(subject) + heading[this.end() :]), 5
         return with_subject(heading, subject, language), 5
     if language == "nl":
         return _heading_question_nl(heading, title, subject)
@@ -411,6 +421,29 @@ _NAME_KINDS = "statement|function|loop|command|keyword|operator|method|environme
 
 # Words no noun-phrase heading opens with: the heading is a fragment of a sentence or of a pair
 _LEADING_LINKS = word_set("with without for from by to and or but nor of at as via into onto against than then")
+
+
+# Parts of a document whose subsections are no topics a user asks about: release notes' entries
+# ("Bug fixes › Using \DeclareUnicodeCharacter with C1 control points") and documented source code
+# ("macro package source code › implementation rules")
+_ENTRIES_UNDER = re.compile(
+    r"^(?:(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+)?(?:(?:.* )?source code|(?:the )?implementation|the code|"
+    r"(?:bug ?fix(?:es)?|fixes|changes|(?:change|version|revision) (?:history|log)|changelog|release notes|"
+    r"what'?s new|new features|news)(?: .*)?)$",
+    re.IGNORECASE,
+)
+# A newsletter or release notes: its headings are news items ("Class proc supports twoside")
+_NEWS_TITLE = re.compile(r"\b(?:news|newsletter|release notes|changelog|change log|what'?s new)\b", re.IGNORECASE)
+
+
+def entry_heading(path: list[str], title: str) -> bool:
+    """True when a section's heading is an entry of release notes or of documented code.
+
+    ``path`` is the section's headings from the outermost; a heading under "Bug fixes",
+    "Changes" or "... source code", or any heading of a newsletter ("LaTeX News"), names a
+    change or a piece of code, which "What does X say about ...?" only echoes.
+    """
+    return bool(_NEWS_TITLE.search(title)) or any(_ENTRIES_UNDER.match(part.strip()) for part in path[:-1])
 
 
 def cut_heading(heading: str) -> bool:

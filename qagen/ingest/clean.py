@@ -47,7 +47,12 @@ def normalize_chars(text: str, grave: bool = False) -> str:
     if grave and "`" in text:
         text = _GRAVE_BEFORE.sub(lambda m: _dotted(m.group(1)) + "\u0300", text)
         text = unicodedata.normalize("NFC", _GRAVE_AFTER.sub(_grave_after, text))
+    if "\u27e9" in text:  # "⟨index ⟩": the gap italic text leaves before a TeX angle bracket
+        text = _BEFORE_CLOSING.sub("\u27e9", text)
     return _CONTROL.sub("", text)
+
+
+_BEFORE_CLOSING = re.compile(r"(?<=\w) +\u27e9")
 
 
 def _grave_after(match: re.Match[str]) -> str:

@@ -39,15 +39,55 @@ def page_lines(words: list[Word], page: int) -> list[Line]:
         return []
     lines: list[Line] = []
     for column, group in enumerate(_reading_groups(words, depth=0)):
-        left = min(w["x0"] for w in group)
-        right = max(w["x1"] for w in group)
-        for row in cluster_rows(group):
+        rows = _without_margin_labels(cluster_rows(group))
+        left = min(w["x0"] for row in rows for w in row)
+        right = max(w["x1"] for row in rows for w in row)
+        for row in rows:
             line = _make_line(row, page)
             if line is not None:
                 line.left, line.right, line.column = left, right, column
                 lines.append(line)
     mark_table_rows(lines)
     return lines
+
+
+_MARGIN_WORDS = 3  # at most this many words in a margin label
+
+
+def _without_margin_labels(rows: list[list[Word]]) -> list[list[Word]]:
+    """The rows with TeX macro names set in the left margin inside a body sentence taken out.
+
+    ltxdoc and l3doc set the macro a paragraph documents in the margin (``\\bnftm`` beside "an
+    empty string. A literal terminal string is specified by the \\bnftm command"), on the
+    baseline of a body line; read into that line it splits its sentence ("a descriptive phrase
+    and \\bnftm an empty string"). A label is at most three words, the first a macro name, that
+    end left of the column's usual left edge (the most common line start, at least three lines)
+    by at least a font size, with the body line starting at that edge or indented from it. It is
+    taken out when the body line goes on with a sentence (it starts in lowercase) or when the
+    lines around name it anyway; a term opening its description stays. Other text in the
+    margin (section and line numbers, table columns, code) is not touched.
+    """
+    starts: dict[int, int] = {}
+    for row in rows:
+        x = round(min(w["x0"] for w in row))
+        starts[x] = starts.get(x, 0) + 1
+    edge, count = max(starts.items(), key=lambda kv: (kv[1], -kv[0]))
+    if count < 3 or min(starts) >= edge - 1:
+        return rows
+    out = list(rows)
+    for index, row in enumerate(rows):
+        ordered = sorted(row, key=_X0)
+        cut = next((i for i, w in enumerate(ordered) if w["x0"] >= edge - 1), None)
+        if not cut or cut > _MARGIN_WORDS:
+            continue
+        label, body = ordered[:cut], ordered[cut:]
+        text = " ".join(w["text"] for w in label)
+        if not text.startswith("\\") or body[0]["x0"] - label[-1]["x1"] < body[0]["size"]:
+            continue
+        around = " ".join(w["text"] for near in rows[max(0, index - 2) : index + 3] for w in near if w not in label)
+        if body[0]["text"][:1].islower() or text in around:
+            out[index] = body
+    return out
 
 
 def cluster_rows(words: list[Word]) -> list[list[Word]]:

@@ -22,6 +22,7 @@ from qagen.ingest.model import ENCRYPTED, DocumentError, Line, ParsedDoc
 from qagen.ingest.running import remove_running_lines
 from qagen.ingest.sections import finalize
 from qagen.ingest.structure import detect_sections
+from qagen.ingest.symbols import OMS_TABLE, is_symbol_font
 
 WORD_OPTIONS: dict[str, Any] = {
     # pdfplumber's default (3 pt) glues words of tightly justified lines together.
@@ -29,6 +30,7 @@ WORD_OPTIONS: dict[str, Any] = {
     "extra_attrs": ["fontname", "size"],
 }
 ENGINES = ("pdfium", "pdfplumber")
+_CID = re.compile(r"\(cid:(\d{2,3})\)")
 _BAD_TITLE = re.compile(
     r"^(untitled|\(?anonymous\)?$|microsoft word|document\d*$)|\.(dvi|tex|docx?|pdf|indd|qxd)$", re.IGNORECASE
 )
@@ -132,9 +134,16 @@ class PlumberReader:
     def words(self, index: int) -> list[dict[str, Any]]:
         page = self._pdf.pages[index]
         try:
-            return list(page.extract_words(**WORD_OPTIONS))
+            words = page.extract_words(**WORD_OPTIONS)
         finally:
             page.close()
+        # a word of a TeX math symbol font is symbols (the font's letters are its brackets);
+        # pdfplumber parts words where the font changes, so the word is the symbol run
+        for word in words:
+            if is_symbol_font(word.get("fontname", "")):
+                text = _CID.sub(lambda m: chr(int(m.group(1))), word["text"])  # "(cid:104)": code 104, "h"
+                word["text"] = text.translate(OMS_TABLE)
+        return list(words)
 
     def metadata_title(self) -> str | None:
         raw = (self._pdf.metadata or {}).get("Title")

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from qagen.ingest.model import ENCRYPTED, DocumentError
+from qagen.ingest.symbols import CANDIDATE, OMS_TABLE, is_symbol_font
 
 Word = dict[str, Any]
 
@@ -88,6 +89,7 @@ class PdfiumReader:
         text_object, loose_box = _fast_calls(raw)
         box, box_at = self._box, ctypes.addressof(self._box)
         fonts: dict[int, tuple[float, str, bool]] = {}
+        text = self._math_symbols(textpage, handle, text, fonts)
         words: list[Word] = []
         for match in _WORD.finditer(text):
             first, last = match.start(), match.end() - 1
@@ -131,6 +133,28 @@ class PdfiumReader:
                 }
             )
         return words
+
+    def _math_symbols(self, textpage: Any, handle: int, text: str, fonts: dict[int, tuple[float, str, bool]]) -> str:
+        """``text`` with the letters set in a TeX math symbol font made the brackets they show.
+
+        Only characters where a bracket may stand are looked up (see ``symbols.CANDIDATE``),
+        each by its text object's font, which ``fonts`` caches for the words after.
+        """
+        text_object = _fast_calls(self._raw)[0]
+        chars: list[str] | None = None
+        for match in CANDIDATE.finditer(text):
+            index = match.start()
+            key = text_object(handle, index) or 0
+            font = fonts.get(key) if key else None
+            if font is None:
+                font = self._font(textpage, index)
+                if key:
+                    fonts[key] = font
+            if is_symbol_font(font[1]):
+                if chars is None:
+                    chars = list(text)
+                chars[index] = text[index].translate(OMS_TABLE)
+        return text if chars is None else "".join(chars)
 
     def _font(self, textpage: Any, index: int) -> tuple[float, str, bool]:
         """Size (scaled by the text and page matrices), font name and direction of a character."""

@@ -95,23 +95,47 @@ def image_only_pdf(path: Path) -> Path:
     return path
 
 
-def raw_pdf(contents: list[bytes]) -> bytes:
-    """A PDF with one page per content stream (identical streams are stored once), with a correct xref."""
+_STANDARD = (b"Helvetica", b"Times-Roman", b"Courier")
+
+
+def _font_dict(name: bytes) -> bytes:
+    if name in _STANDARD:
+        return b"<< /Type /Font /Subtype /Type1 /BaseFont /" + name + b" >>"
+    widths = b" ".join([b"500"] * 128)
+    return (
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /" + name + b" /FirstChar 0 /LastChar 127 /Widths [" + widths + b"]"
+        b" /FontDescriptor << /Type /FontDescriptor /FontName /" + name + b" /Flags 4 /FontBBox [0 -250 1000 750]"
+        b" /ItalicAngle 0 /Ascent 750 /Descent -250 /CapHeight 700 /StemV 80 >> >>"
+    )
+
+
+def raw_pdf(contents: list[bytes], fonts: tuple[bytes, ...] = (b"Helvetica",)) -> bytes:
+    """A PDF with one page per content stream (identical streams are stored once), with a correct xref.
+
+    ``fonts`` are the base font names of /F1, /F2, ...: Type 1, not embedded, with no encoding
+    and no Unicode map, so text extraction gives the codes as they are (a name that is no
+    standard font gets a descriptor and widths of 500 units).
+    """
     streams = list(dict.fromkeys(contents))
-    first_stream, first_page = 4, 4 + len(streams)
+    first_stream = 3 + len(fonts)
+    first_page = first_stream + len(streams)
     kids = b" ".join(b"%d 0 R" % (first_page + i) for i in range(len(contents)))
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [" + kids + b"] /Count %d >>" % len(contents),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        *(_font_dict(name) for name in fonts),
     ]
+    font_refs = b" ".join(b"/F%d %d 0 R" % (i + 1, 3 + i) for i in range(len(fonts)))
     for content in streams:
         data = zlib.compress(content, 9)
         objects.append(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream")
     for content in contents:
+        stream = first_stream + streams.index(content)
         objects.append(
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R"
-            b" /Resources << /Font << /F1 3 0 R >> >> >>" % (first_stream + streams.index(content))
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R" % stream
+            + b" /Resources << /Font << "
+            + font_refs
+            + b" >> >> >>"
         )
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
