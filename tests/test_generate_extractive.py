@@ -1034,3 +1034,34 @@ def test_a_question_heading_about_this_package_names_the_package() -> None:
 )
 def test_release_note_and_source_code_entries_are_no_heading_topics(path: list[str], title: str, entry: bool) -> None:
     assert entry_heading(path, title) is entry
+
+
+def test_round_22_clozes_over_entries_with_no_subject_or_a_comparison() -> None:
+    # "Redefines ____ and related commands." (rbt-mathnotes' option list), "Defaults to ____."
+    # (12many), "Like for the \H command, the output of ____ is appended." (sobolev)
+    texts = [
+        ("Package options", "Redefines \\maketitle and related commands to print a compact title block."),
+        ("Style", "Defaults to \\setminus when no other separator has been chosen by the user."),
+        ("The L command", "Like for the \\H command, the output of \\DefaultSet is appended to the symbol."),
+    ]
+    asked_from, clean = _cloze_sources(texts, "The sobolev package")
+    assert clean <= asked_from  # the same code still asks about whole statements
+    assert not {"d-0", "d-1", "d-2"} & asked_from
+
+
+@pytest.mark.parametrize(
+    ("sentence", "subjectless_"),
+    [
+        ("Redefines \\maketitle and related commands.", True),
+        ("Defaults to 5.", True),
+        ("Lists the options of the package.", True),
+        ("Lists are printed in the margin.", False),
+        ("Results show that the layout holds.", False),
+        ("Options can be given in the preamble.", False),
+        ("The package redefines \\maketitle.", False),
+    ],
+)
+def test_a_sentence_opening_with_a_verb_has_no_subject(sentence: str, subjectless_: bool) -> None:
+    from qagen.generate.text import subjectless
+
+    assert subjectless(sentence) is subjectless_

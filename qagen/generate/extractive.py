@@ -45,7 +45,17 @@ from qagen.generate.phrasing import (
 )
 from qagen.generate.subjects import clean_heading, document_subject, lower_article, with_subject
 from qagen.generate.terms import KIND_WORDS, Term, find_terms, pick_distractors, term_key
-from qagen.generate.text import BYLINE_IN_PROSE, Unit, last_heading, n_words, render_units, units, whole_body, word_set
+from qagen.generate.text import (
+    BYLINE_IN_PROSE,
+    Unit,
+    last_heading,
+    n_words,
+    render_units,
+    subjectless,
+    units,
+    whole_body,
+    word_set,
+)
 from qagen.generate.wh_questions import blank_question
 from qagen.ingest.sections import SEPARATOR
 from qagen.io import sha256_text
@@ -577,7 +587,7 @@ _NEEDS_CONTEXT = re.compile(
     # came before is needed
     r"|^that\b|\b(?:in|for) (?:that|either|each|both) cases?\b|^(?:as|for) (?:another|an|one more)\b"
     # "If not, regular \frac will be used.", "Similar to \url{URL}.": if not what? similar to what?
-    r"|^(?:if (?:not|so)|similar(?:ly)? to|unlike|in contrast|as (?:before|above|with))\b"
+    r"|^(?:if (?:not|so)|similar(?:ly)? to|unlike|in contrast|as (?:before|above|with)|like (?:for|with|in))\b"
     r"|\bthe (?:latter|former)\b"  # "For the latter case, use ____": which case?
     r"|\bsee \d+(?:\.\d+)+\b"  # "(see 5.3.5)": a section the asker never saw
     r"|^(?:the|both|either|neither) (?:solution|problem|trouble|difficulty|catch|result|remedy|answer|limit|"
@@ -650,10 +660,10 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
             continue  # a syntax line ("=⇒", "\AxisOf⟨point1⟩") or a line-end hyphen the PDF left ("exam- ple")
         if re.search(r"\s(?:\d{1,2}|[A-Z])\.$", unit.text):
             continue  # cut at a date or an initial ("Zivilgesetzbuch vom 10.")
-        if unit.text.count("{") != unit.text.count("}") or re.match(
-            r"[A-Z][a-z]+[^s\W]s (?:the|a|an|all|its|their|whether|how|lists)\b", unit.text
-        ):
-            continue  # code cut mid-group ("= {700, } }"); a table cell with no subject ("Changes the font of ...")
+        if unit.text.count("{") != unit.text.count("}") or (english and subjectless(unit.text)):
+            # code cut mid-group ("= {700, } }"); a table cell or list entry with no subject ("Changes the
+            # font of ...", "Redefines ____ and related commands.", "Defaults to ____.")
+            continue
         if re.search(r"[}\]] ?\d{1,4} [a-z]|<[a-z][\w -]*>|\$|\{[^{}]*=", unit.text):
             continue  # a listing's line number ("With \cmpd{d} 3 the label"), a placeholder, math, key=value code
         if _margin_label(unit.text, english):

@@ -149,3 +149,27 @@ def shorten(text: str, max_chars: int) -> str:
         return text
     cut = text[: max_chars - 1].rsplit(" ", 1)[0]
     return cut.rstrip(",;:") + "…"
+
+
+# Auxiliaries and verbs that follow a plural noun opening a sentence ("Lists are ...", "Results show ...")
+_AFTER_PLURAL_SUBJECT = word_set(
+    "is are was were be can cannot will would shall should may might must do does did have has had "
+    "need needs show shows make makes give gives"
+)
+
+
+def subjectless(sentence: str) -> bool:
+    """An English sentence that opens with a verb in the third person and has no subject.
+
+    A description list's entry read as a sentence ("Redefines ____ and related commands.",
+    "Defaults to ____.", "Lists the options."): what redefines, the asker never saw. A plural
+    noun opening a sentence is followed by its verb ("Lists are printed.") and is kept.
+    """
+    words = re.findall(r"[A-Za-z]+", sentence[:60])
+    if len(words) < 2 or not words[0][:1].isupper() or not words[0].endswith("s"):
+        return False
+    import lemminflect
+
+    first = words[0].lower()
+    verbs = lemminflect.getAllLemmas(first).get("VERB", ())
+    return bool(verbs) and first not in verbs and words[1].lower() not in _AFTER_PLURAL_SUBJECT
