@@ -752,7 +752,8 @@ def test_definitions_keep_to_what_names_the_subject() -> None:
 @pytest.mark.parametrize(
     ("heading", "body", "question"),
     [
-        ("Refresh file name databases", None, "How do I refresh file name databases with the hopatch package?"),
+        # round 22's readers: the installation step every package of the bundle repeats, nothing of hopatch's
+        ("Refresh file name databases", None, None),
         ("Copying of attributes", None, "What do I need to know about copying of attributes in the hopatch package?"),
         ("What?", None, None),
         ("Rationale", None, None),
@@ -1065,3 +1066,34 @@ def test_a_sentence_opening_with_a_verb_has_no_subject(sentence: str, subjectles
     from qagen.generate.text import subjectless
 
     assert subjectless(sentence) is subjectless_
+
+
+def test_round_22_heading_forms() -> None:
+    # "What does the sobolev package say about the commands?": a package's commands are what it offers
+    assert heading_question("3 The commands", "The sobolev package") == (
+        "Which commands does the sobolev package provide?",
+        3,
+    )
+    # "Can you explain the cgloss4e.sty in the linguex package?": a file is named without an article
+    assert heading_question("cgloss4e.sty", "The linguex package") == (
+        "What does the linguex package say about cgloss4e.sty?",
+        3,
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "undefined"),
+    [
+        ("What should I do if I have the right extensions installed?", True),
+        ("For ReportLab, what should I do if I do not like the default verification strategy?", True),
+        ("What should I do if I bought my machine in the AromaVita online shop?", False),
+        ("What should I do if I do not agree with the decision on my complaint?", False),
+        ("What should I do if I don't like the default position of axes?", False),
+        ("What should I do if there is no internet connection?", False),
+        ("How do I reset the router?", False),  # other forms are not this rule's
+    ],
+)
+def test_a_condition_naming_something_it_never_defines(question: str, undefined: bool) -> None:
+    from qagen.generate.extractive import _undefined_the
+
+    assert _undefined_the(question) is undefined

@@ -127,6 +127,8 @@ _SKIP_HEADINGS = re.compile(
     r"conclusions?|concluding remarks|(?:summary and )?outlook|epilogue|final (?:words|thoughts)|"
     # labels of a note, not topics ("What should I know about the important note in gb4e?"), and legal text
     r"(?:an? |some )?(?:important|general|short|final|additional|further) (?:notes?|remarks?|comments?)|"
+    # the installation steps every package of one bundle repeats ("Refresh file name databases")
+    r"refresh(?:ing)? (?:the )?file ?name databases?|some details for the interested|"
     r"caveats?|disclaimers?|legal (?:rubbish|stuff|notices?|matters|information|status(?: of .+)?)|"
     r"inleiding|inhoud|inhoudsopgave|einleitung|inhalt|inhaltsverzeichnis|sommaire|introducción|índice|"
     r"introduzione|indice|introdução|sumário|"
@@ -670,10 +672,15 @@ _MINOR_WORDS = word_set(
 )
 
 
+_FILE_NAME = re.compile(r"[\w-]+\.(?:sty|cls|tex|dtx|ins|bib|bst|cfg|def|fd|mp|el|py|sh|txt)")
+
+
 def _noun_question(low: str, subject: str) -> str:
     if all(w[:1].isupper() for w in low.split()[1:] if w[:1].isalpha() and w not in _MINOR_WORDS):
         low = lower_title(low)  # Title Case -> sentence case, names kept
     phrase = to_first_person(low)
+    if re.fullmatch(r"the [a-z]+", phrase, re.IGNORECASE) and _head_noun(phrase) in _OFFER_NOUNS:
+        phrase = phrase.split()[1]  # "The commands": what the package offers, not "say about the commands"
     words = phrase.split()
     head = _head_noun(phrase)
     first_free = words[0].lower() not in _DETERMINERS
@@ -688,6 +695,8 @@ def _noun_question(low: str, subject: str) -> str:
         return _capital(question)
     if not subject:
         return _capital(f"What should I know about {the(phrase)}?")
+    if _FILE_NAME.fullmatch(phrase):  # "cgloss4e.sty": a file is named, not "the cgloss4e.sty"
+        return _capital(f"What {does} {subject} say about {phrase}?")
     # No "What is/are X in Y?": it asks for a definition, and a section under a noun heading more
     # often describes how X is used (readers marked half of those answers incomplete, rounds 4-9).
     forms = (
