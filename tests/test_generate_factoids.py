@@ -291,3 +291,15 @@ def test_a_hyphenated_first_name_is_a_person() -> None:
     )
     assert asked is not None
     assert asked.question == "What is the e-mail address of Jean-Marc Bourguet, who wrote the bitpattern package?"
+
+
+def test_an_address_after_a_clause_is_not_asked_for_the_clause() -> None:
+    # round 22: "where can I find debian also maintains a list of command FTBFSs and how to fix them which?"
+    text = (
+        "Debian also maintains a list of command FTBFSs and how to fix them which can be found at "
+        "https://wiki.debian.org/qa.debian.org/FTBFS."
+    )
+    assert ask(text, "wiki.debian", heading="1.7.2 Checking Debian", title="Ubuntu Packaging Guide") is None
+    text = "Binary packages are available at https://packages.example.net/binaries for every release."
+    asked = ask(text.replace("example.net", "debian.org"), "packages.debian", heading="Downloads", title="Guide")
+    assert asked is not None and "binary packages" in asked.question

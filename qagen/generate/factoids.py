@@ -337,6 +337,17 @@ def _names_list(heading: str) -> bool:
     return _NAMES_LIST.match(heading.strip()) is not None
 
 
+def _opens_clause(phrase: str) -> bool:
+    """ "Debian also maintains a list of ...": a name, then a verb (not "Binary packages are ...")."""
+    m = re.match(r"[A-Z][\w-]* (?:also |now |still )?([a-z]+s)\b", phrase)
+    if not m:
+        return False
+    import lemminflect
+
+    lemmas = lemminflect.getAllLemmas(m.group(1))
+    return "VERB" in lemmas and "NOUN" not in lemmas
+
+
 def entity_question(
     text: str, entity: Entity, others: list[Entity], heading: str, title: str, language: str = "en"
 ) -> EntityQuestion | None:
@@ -443,6 +454,9 @@ def entity_question(
         what = found_at.group(1).strip()
         if _DEICTIC_WORDS.search(what) or not 2 <= len(what.split()) <= 16:
             return None  # "Convenient access to information on these lists ...": which lists?
+        if re.search(r"\b(?:which|that|who|where)$", what, re.IGNORECASE) or _opens_clause(what):
+            # "Debian also maintains a list of ... which can be found at": a clause, not what is there
+            return None
         question = with_subject(f"Where can I find {lower_first(to_first_person(what))}?", subject)
         return EntityQuestion(question[:1].upper() + question[1:], sentence, 3.5)
     if mode is None and entity.kind == "url" and not _INFO_CUE.search(sentence):
