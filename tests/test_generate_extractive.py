@@ -1107,3 +1107,21 @@ def test_a_one_word_heading_over_a_field_description_names_the_field() -> None:
         body="This is a boolean field which may occur only in a control file.",
     )
     assert asked is not None and "the Essential field" in asked[0]
+
+
+def test_round_23_held_out_headings_and_sentences() -> None:
+    # "What does the natded package say about the description package?"
+    assert heading_question("Description", "The natded package", body="This package provides an environment.") == (
+        "What does the natded package do?",
+        4,
+    )
+    # a sentence or an activity set as a heading: "the we recommend to use", "introducing myself"
+    assert heading_question("We recommend to use", "The cc class", body="By default the class loads these.") is None
+    assert heading_question("Introducing myself", "Ubuntu Packaging Guide", body="It is used in changelogs.") is None
+    # "How much does the user cost?" (the user is free to add commands), "When are all discussions open?"
+    assert sentence_questions("The user is free to add commands of his own to that file.") == []
+    assert sentence_questions("All discussions are open and public.") == []
+    assert sentence_questions("The pharmacy is open from 8:00 to 17:00 on weekdays.") == [
+        ("When is the pharmacy open?", 4)
+    ]
+    assert sentence_questions("The course costs 40 euros per person.") == [("How much does the course cost?", 3)]

@@ -131,3 +131,15 @@ def test_private_use_glyphs_and_leading_punctuation_leave_a_heading():
 def test_a_title_in_latex_braces_loses_them() -> None:
     # second held-out readers: "For {zx-calculus}, what should I do if ...?"
     assert "{" not in document_subject("{zx-calculus}") and "zx-calculus" in document_subject("{zx-calculus}")
+
+
+@pytest.mark.parametrize(
+    ("title", "subject"),
+    [
+        ("Package documentation: causets", "the causets package"),  # not "the Package documentation"
+        ("FAQ ON R", "FAQ on R"),  # a title set in capitals, acronyms kept
+        ("LINKHAVEN AX1800 USER MANUAL", "Linkhaven AX1800"),
+    ],
+)
+def test_round_23_titles(title: str, subject: str) -> None:
+    assert document_subject(title) == subject

@@ -382,6 +382,17 @@ def _heading_question(
     low = _sentence_case(heading, title, body)
     if _CONTACT_HEADINGS.match(heading):
         return (f"Who can I contact about {subject}?", 4) if subject else None
+    if re.fullmatch(r"(?:package |program |short )?(?:description|synopsis)", heading, re.IGNORECASE):
+        # "Description" over "This package provides ...": what the subject does, not "the description package"
+        return (
+            (f"What {'do' if _plural_subject(subject) else 'does'} {lower_article(subject)} do?", 4)
+            if subject
+            else None
+        )
+    if re.match(r"(?:we|i|you|they|he|she) [a-z]+\b", heading, re.IGNORECASE) or re.match(
+        r"[\w-]+ing (?:myself|yourself|oneself|ourselves|yourselves|themselves|it|them)\b", heading, re.IGNORECASE
+    ):
+        return None  # "We recommend to use", "Introducing myself": a sentence or an activity, no topic
     fixed = _fixed_rules(low)
     if fixed:
         return with_subject(fixed[0], subject), fixed[1]
@@ -685,6 +696,11 @@ _MINOR_WORDS = word_set(
 _FILE_NAME = re.compile(r"[\w-]+\.(?:sty|cls|tex|dtx|ins|bib|bst|cfg|def|fd|mp|el|py|sh|txt)")
 
 
+def _plural_subject(subject: str) -> bool:
+    last = subject.split()[-1] if subject else ""
+    return subject.startswith("the ") and last.islower() and _plural(last)  # "the shapes macros"
+
+
 def _noun_question(low: str, subject: str) -> str:
     if all(w[:1].isupper() for w in low.split()[1:] if w[:1].isalpha() and w not in _MINOR_WORDS):
         low = lower_title(low)  # Title Case -> sentence case, names kept
@@ -887,12 +903,20 @@ def sentence_questions(sentence: str) -> list[tuple[str, int]]:
     ):
         out.append((f"How do I {m.group(1)}?", 4))
     m = re.match(r"^(The [^,]{3,60}?|[A-Z][\w ]{2,40}?) (is|are) open (.+)$", s)
-    if m:
+    if m and _WHEN.search(m.group(3)):  # "open from 8:00 to 17:00", not "open and public"
         out.append((f"When {m.group(2)} {lower_first(m.group(1))} open?", 4))
-    m = re.match(r"^(The [^,]{3,60}?) (?:costs?|is free|are free)\b", s)
-    if m:
+    m = re.match(r"^(The [^,]{3,60}?) (?:costs? (?=\S*\d)|(?:is|are) free (?:of charge|for)\b)", s)
+    if m:  # "The course costs €40", "The parking is free for patients", not "The user is free to add ..."
         out.append((f"How much does {lower_first(m.group(1))} cost?", 3))
     return out
+
+
+# When a place is open: days, times, hours ("from 8:00", "on weekdays", "24 hours a day")
+_WHEN = re.compile(
+    r"\d|\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekdays?|weekends?|"
+    r"daily|every day|hours?|morning|afternoon|evening|noon|midnight|am|pm|from|until|till|between)\b",
+    re.IGNORECASE,
+)
 
 
 # --- definitional sentences ---------------------------------------------------------------

@@ -142,6 +142,21 @@ def clean_title(title: str) -> str:
     return text.strip(" ,;:-–—")
 
 
+_GENERIC_THEN_NAME = re.compile(
+    r"^(?:package |class )?(?:documentation|manual|user guide|reference)\s*:\s*([\w@.-]+)$", re.IGNORECASE
+)
+_MINOR = frozenset({"a", "an", "the", "and", "or", "of", "for", "in", "on", "to", "with", "at", "by", "from", "as"})
+
+
+def _uncapital(word: str, position: int) -> str:
+    """A word of a title set in capitals, in title case: acronyms and models ("FAQ", "AX1800") kept."""
+    if position and word.lower() in _MINOR:
+        return word.lower()
+    if len(word) <= 3 or re.search(r"\d", word):
+        return word
+    return word.capitalize()
+
+
 @functools.lru_cache(maxsize=4096)  # asked per section, entity and cloze; a pure function of its strings
 def document_subject(title: str, doc_path: str = "") -> str:
     """A noun phrase naming what a document is about, for use inside a question.
@@ -154,6 +169,8 @@ def document_subject(title: str, doc_path: str = "") -> str:
     text = clean_title(title) or re.sub(r"[_\-]+", " ", PurePath(doc_path).stem).strip()
     if not text:
         return ""
+    if text.isupper() and len(text.split()) >= 3:  # "PREPARING ARTICLES FOR COMPUTATIONAL COMPLEXITY": set in capitals
+        text = " ".join(_uncapital(w, i) for i, w in enumerate(text.split()))
     manual_for = _MANUAL_FOR.search(text)
     if manual_for and len(text.split()) > 3:  # "Hypertext marks in LaTeX: a manual for hyperref"
         return manual_for.group(1)
@@ -163,6 +180,9 @@ def document_subject(title: str, doc_path: str = "") -> str:
     named_in = _NAMED_ANYWHERE.search(text) or _FILE_ANYWHERE.search(text) or _NAME_THEN_PACKAGE.match(text)
     if named_in and len(text.split()) > 2:  # "Experimental Unicode ...: The unicode-math package"
         return f"the {named_in.group(1)} package"
+    generic_first = _GENERIC_THEN_NAME.match(text)
+    if generic_first:  # "Package documentation: causets" -> "the causets package"
+        return f"the {generic_first.group(1)} package"
     head = re.split(r"\s*[:|–—]\s+|\s+-\s+", text, maxsplit=1)[0].strip() or text
     if len(head.split()) == 1 and head != text and re.search(r"\bpackage\b", text, re.IGNORECASE):
         return f"the {head} package"  # "ulqda: A LATEX package supporting ..."
