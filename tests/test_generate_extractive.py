@@ -282,13 +282,18 @@ def test_heading_question_skips_boilerplate() -> None:
     assert heading_question("Important note", "The gb4e package") is None
     assert heading_question("Legal rubbish", "St Mary’s Road symbol font") is None
     assert heading_question("With formalism", "The eledform extension for eledmac") is None
-    assert heading_question("Formalism", "The eledform extension for eledmac") is not None
-    shapes = [heading_question(h, "The shapes Macros") for h in ("Conventions", "Options", "Fraction images")]
+    assert heading_question("Formal proofs", "The eledform extension for eledmac") is not None
+    shapes = [heading_question(h, "The shapes Macros") for h in ("Unit conventions", "Options", "Fraction images")]
     assert [q for q, _ in shapes] == [
-        "What do the shapes macros say about conventions?",
+        "What should I know about unit conventions in the shapes macros?",
         "Which options do the shapes macros provide?",
         "What should I know about fraction images in the shapes macros?",
     ]
+    # one ordinary word echoed ("the essential", "the obsolete", "conventions"): readers found 29 % of
+    # these natural on held-out manuals; a one-word name or term still asks
+    assert heading_question("Formalism", "The eledform extension for eledmac") is None
+    assert heading_question("Conventions", "The shapes Macros") is None
+    assert heading_question("nabla", "The shapes Macros") is not None
 
 
 def test_a_condition_pointing_at_unseen_text_gives_no_question() -> None:
@@ -518,7 +523,7 @@ def test_a_heading_question_is_answered_by_its_whole_section() -> None:
         "and from the width of the page, and it is recomputed at every paragraph."
     )
     long = " ".join(f"Option number {k} changes how the columns are balanced on the last page." for k in range(30))
-    items = _items_for([("Margins", short), ("Balancing", long)], "The l3galley package", ["long_form"])
+    items = _items_for([("Galley margins", short), ("Column balancing", long)], "The l3galley package", ["long_form"])
     heading_items = [i for i in items if i.source.section_ids == ("d-0",) and "margins" in i.question.lower()]
     assert heading_items, [i.question for i in items]
     answer = heading_items[0].answer
@@ -901,8 +906,8 @@ def test_round_11_heading_and_cloze_cases() -> None:
     from qagen.generate.phrasing import lower_title
 
     assert lower_title("Policy State C") == "policy state C"
-    asked = heading_question(". defaults", "The fancyref package")
-    assert asked and ". " not in asked[0] and "defaults" in asked[0]
+    asked = heading_question(". default keys", "The fancyref package")
+    assert asked and ". " not in asked[0] and "default keys" in asked[0]
     assert heading_question("The build-arch, and binary-arch targets", "Debian Policy Manual") is None
     texts = [
         ("Tags", "If that is greater than \\maxdimen, we mark the tag to be calculated again later."),
