@@ -30,3 +30,10 @@ def test_bundled_minilm_embeds_offline_with_meaning(tmp_path):
     again = CachedEmbedder(get_embedder("minilm"), tmp_path)
     np.testing.assert_array_equal(again.embed(texts), v)
     assert again.misses == 0
+
+
+def test_the_stages_of_one_build_share_one_loaded_model():
+    # embed, filter and splits each make an embedder: the model is loaded once per process
+    first, second = get_embedder("minilm"), get_embedder("minilm")
+    assert first is not second
+    assert first._load() is second._load()

@@ -8,6 +8,7 @@ download (unless offline). ``torch`` and ``sentence_transformers`` load on the f
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import os
@@ -95,6 +96,19 @@ def model_fingerprint(folder: Path) -> str:
     return h.hexdigest()[:12]
 
 
+@functools.lru_cache(maxsize=2)
+def _loaded_model(folder: str, device: str) -> Any:
+    """One loaded model per folder and device in a process: the embed, filter and splits stages
+    of a build share it instead of loading it three times."""
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError:
+        raise EmbedError(
+            "sentence-transformers is not installed: pip install sentence-transformers, or use embed.backend = 'tfidf'"
+        ) from None
+    return SentenceTransformer(folder, device=device)
+
+
 class SentenceTransformerEmbedder:
     """A sentence-transformers model, loaded lazily, with L2-normalised float32 output.
 
@@ -115,14 +129,7 @@ class SentenceTransformerEmbedder:
 
     def _load(self) -> Any:
         if self._model is None:
-            try:
-                from sentence_transformers import SentenceTransformer
-            except ImportError:
-                raise EmbedError(
-                    "sentence-transformers is not installed: pip install sentence-transformers, "
-                    "or use embed.backend = 'tfidf'"
-                ) from None
-            self._model = SentenceTransformer(str(self.folder), device=self.device)
+            self._model = _loaded_model(str(self.folder), self.device)
         return self._model
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
