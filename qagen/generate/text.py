@@ -154,7 +154,9 @@ def shorten(text: str, max_chars: int) -> str:
 # Auxiliaries and verbs that follow a plural noun opening a sentence ("Lists are ...", "Results show ...")
 _AFTER_PLURAL_SUBJECT = word_set(
     "is are was were be can cannot will would shall should may might must do does did have has had "
-    "need needs show shows make makes give gives"
+    "need needs show shows make makes give gives "
+    # a noun phrase going on ("Results of a Holter recording take about one week")
+    "of in on at from with about and or within without under over between"
 )
 
 
