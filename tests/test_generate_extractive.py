@@ -1137,3 +1137,17 @@ def test_a_plural_noun_going_on_with_a_preposition_is_a_subject() -> None:
 
     # the examples' "Results of a Holter recording take about ____." lost its cloze to the first rule
     assert not subjectless("Results of a Holter recording take about one week.")
+
+
+def test_a_section_that_leans_on_the_one_above_answers_no_heading_question() -> None:
+    # round 23: "... use any of the above methods" (ReportLab colours), "steps 2-4 and 6 described above" (lexref)
+    from qagen.generate.extractive import _answers_heading
+
+    text = (
+        "Colours can be changed in several places. To change the fill colour of a shape, use any of the above "
+        "methods and pass the colour object; the stroke colour is set the same way on every shape."
+    )
+    assert not _answers_heading("How do I change colors with ReportLab?", text)
+    assert _answers_heading(
+        "How do I change colors with ReportLab?", text.replace("any of the above methods", "setFillColor")
+    )

@@ -388,6 +388,8 @@ _POINTS_ELSEWHERE = re.compile(
 # The same for a whole section, where what follows "the following" is quoted too: a table or figure is not.
 _POINTS_OUTSIDE = re.compile(
     r"\bhere (?:they|it) (?:are|is)\b|:$"
+    # "use any of the above methods", "steps 2-4 and 6 described above": what they are is in another section
+    r"|\bthe above\b|\b(?:described|given|listed|shown|mentioned|explained|defined) above\b"
     # "Table 3.3a records those keys ...", "See §5.2.3 for the complete list": the content is elsewhere
     r"|\b(?:table|figure|fig\.) \d+(?:\.\d+)*[a-z]? (?:illustrates|shows|lists|gives|records|contains)\b"
     r"|\bfor (?:the|a) (?:complete|full) list\b"
