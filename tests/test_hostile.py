@@ -584,3 +584,20 @@ def test_zz_hostile_report(tally, tmp_path_factory, capsys):
     with capsys.disabled():
         print("\n" + "\n".join(lines) + f"\nhostile report written to {path}")
     assert tally["cases"]
+
+
+def test_a_folder_of_links_to_outside_says_why_none_is_read(tmp_path):
+    # a folder of symbolic links to PDFs elsewhere said "reads only .pdf, ..." of its .pdf files
+    from qagen.ingest import IngestError, discover
+
+    outside, docs = tmp_path / "outside", tmp_path / "docs"
+    outside.mkdir()
+    docs.mkdir()
+    for name in ("a.pdf", "b.pdf"):
+        (outside / name).write_bytes(b"%PDF-1.4\n")
+        os.symlink(outside / name, docs / name)
+    with pytest.raises(IngestError) as err:
+        discover(docs, ["pdf", "txt", "md", "html"])
+    message = str(err.value)
+    assert "a.pdf: symbolic link to a file outside the documents folder" in message
+    assert "parse.symlinks = 'follow'" in message and "reads only" not in message

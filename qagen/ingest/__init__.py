@@ -78,6 +78,15 @@ def scan_documents(
         raise IngestError(f"documents folder is empty: {shown}; add PDF, TXT, Markdown or HTML files to it")
     seen = Counter(PurePosixPath(rel).suffix.lower() or "(no extension)" for rel, _ in found.skipped)
     listed = ", ".join(f"{ext} ×{n}" for ext, n in seen.most_common(5))
+    readable = set(supported_extensions(formats))
+    other = [(rel, why) for rel, why in found.skipped if PurePosixPath(rel).suffix.lower() in readable]
+    if other:  # files of a supported kind left out for another reason: a link out of the folder, unreadable
+        rel, why = other[0]
+        more = f" (and {len(other) - 1} more like it)" if len(other) > 1 else ""
+        raise IngestError(
+            f"no usable documents in {shown}: found {len(found.skipped)} file(s) ({listed}), none read; "
+            f"{rel}: {why}{more}"
+        )
     raise IngestError(
         f"no supported documents in {shown}: found {len(found.skipped)} file(s) ({listed}) "
         f"but parse.formats={list(formats)} reads only {', '.join(supported_extensions(formats))} "
