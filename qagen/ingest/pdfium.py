@@ -52,6 +52,7 @@ class PdfiumReader:
                 raise DocumentError("encrypted", ENCRYPTED) from None
             raise DocumentError("corrupt", f"PDFium cannot open it ({exc})") from None
         self.n_pages = len(self._pdf)
+        self._text_object, self._loose_box = _fast_calls(raw)
         # buffers reused by every call
         self._box = raw.FS_RECTF()
         self._matrix = raw.FS_MATRIX()
@@ -86,7 +87,7 @@ class PdfiumReader:
         if len(text) != n:  # the text left out some characters: read them one by one
             text = char_text([raw.FPDFText_GetUnicode(textpage, i) for i in range(n)])
         handle = ctypes.cast(textpage.raw, ctypes.c_void_p).value
-        text_object, loose_box = _fast_calls(raw)
+        loose_box = self._loose_box
         box, box_at = self._box, ctypes.addressof(self._box)
         fonts: dict[int, tuple[float, str, bool]] = {}
         text = self._math_symbols(textpage, handle, text, fonts)
@@ -95,13 +96,7 @@ class PdfiumReader:
             first, last = match.start(), match.end() - 1
             if text[last] == _PAIR_TAIL:  # the box is the pair's first half's
                 last -= 1
-            key = text_object(handle, first) or 0
-            font = fonts.get(key) if key else None
-            if font is None:
-                font = self._font(textpage, first)
-                if key:
-                    fonts[key] = font
-            size, fontname, upright = font
+            size, fontname, upright = self._object_font(textpage, handle, first, fonts)
             # both ends' boxes: a right-to-left word (PDFium gives Hebrew and Arabic in reading
             # order) starts on the right; a box PDFium cannot give is the other end's
             if loose_box(handle, first, box_at):
@@ -140,21 +135,26 @@ class PdfiumReader:
         Only characters where a bracket may stand are looked up (see ``symbols.CANDIDATE``),
         each by its text object's font, which ``fonts`` caches for the words after.
         """
-        text_object = _fast_calls(self._raw)[0]
         chars: list[str] | None = None
         for match in CANDIDATE.finditer(text):
             index = match.start()
-            key = text_object(handle, index) or 0
-            font = fonts.get(key) if key else None
-            if font is None:
-                font = self._font(textpage, index)
-                if key:
-                    fonts[key] = font
-            if is_symbol_font(font[1]):
+            if is_symbol_font(self._object_font(textpage, handle, index, fonts)[1]):
                 if chars is None:
                     chars = list(text)
                 chars[index] = text[index].translate(OMS_TABLE)
         return text if chars is None else "".join(chars)
+
+    def _object_font(
+        self, textpage: Any, handle: int, index: int, fonts: dict[int, tuple[float, str, bool]]
+    ) -> tuple[float, str, bool]:
+        """The font of character ``index``, asked once per text object (``fonts`` caches it)."""
+        key = self._text_object(handle, index) or 0
+        font = fonts.get(key) if key else None
+        if font is None:
+            font = self._font(textpage, index)
+            if key:
+                fonts[key] = font
+        return font
 
     def _font(self, textpage: Any, index: int) -> tuple[float, str, bool]:
         """Size (scaled by the text and page matrices), font name and direction of a character."""
