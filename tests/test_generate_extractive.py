@@ -1151,3 +1151,10 @@ def test_a_section_that_leans_on_the_one_above_answers_no_heading_question() -> 
     assert _answers_heading(
         "How do I change colors with ReportLab?", text.replace("any of the above methods", "setFillColor")
     )
+
+
+def test_a_one_letter_language_name_keeps_its_capital() -> None:
+    # held-out 30 (Why3's manual): "What should I know about the c statement in Why3?"
+    asked = heading_question("C code", "The Why3 platform", body="Some text.")
+    assert asked is not None and "the C code" in asked[0]
+    assert heading_question("A note on fonts", "The Why3 platform", body="Some text.") is None

@@ -202,6 +202,9 @@ def _sentence_case(heading: str, title: str, body: str | None) -> str:
     after its first word only loses its first capital (lower_first).
     """
     words = heading.split()
+    if words and len(words[0]) == 1 and words[0].isupper() and words[0] not in "AI":
+        words[0] = words[0] + "\0"  # "C code", "R objects": a one-letter language name keeps its capital
+        return _sentence_case(" ".join(words), title, body).replace("\0", "", 1)
     if not any(w[:1].isupper() for w in words[1:]):
         return lower_first(heading)
     text = f"{title}\n{body or ''}"
