@@ -294,8 +294,8 @@ def prepare_qagen(ctx: dict[str, Any]) -> Path:
     folder = args.work / "docs"
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    for doc in ctx["docs"]:
-        (folder / doc.name).symlink_to(doc.resolve())
+    for doc in ctx["docs"]:  # copies: a build does not follow links out of its documents folder
+        shutil.copy2(doc, folder / doc.name)
     template = args.work / "qagen-prepared"
     shutil.rmtree(template, ignore_errors=True)
     cmd = [sys.executable, "-m", "qagen.cli", "build", str(folder), "-o", str(template), "--until", "folds", "-q"]
