@@ -1158,3 +1158,13 @@ def test_a_one_letter_language_name_keeps_its_capital() -> None:
     asked = heading_question("C code", "The Why3 platform", body="Some text.")
     assert asked is not None and "the C code" in asked[0]
     assert heading_question("A note on fonts", "The Why3 platform", body="Some text.") is None
+
+
+def test_round_23_clozes_that_lean_on_an_example_or_a_comparison() -> None:
+    texts = [
+        ("Control", "Even more control is achieved by redefining \\bibsection in the preamble of the document."),
+        ("Example", "You can see that the \\causet command draws the links between the events of the diagram."),
+    ]
+    asked_from, clean = _cloze_sources(texts, "The chapterbib package")
+    assert clean <= asked_from
+    assert not {"d-0", "d-1"} & asked_from

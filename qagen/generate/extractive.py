@@ -613,6 +613,9 @@ _NEEDS_CONTEXT = re.compile(
     # "If not, regular \frac will be used.", "Similar to \url{URL}.": if not what? similar to what?
     r"|^(?:if (?:not|so)|similar(?:ly)? to|unlike|in contrast|as (?:before|above|with)|like (?:for|with|in))\b"
     r"|\bthe (?:latter|former)\b"  # "For the latter case, use ____": which case?
+    # "Even more control is achieved by redefining ____" (more than what?), "You can see that the ____
+    # command ..." (in the example the asker never saw)
+    r"|\b(?:even|still) (?:more|less|further|better)\b|\b(?:you|we|one) can see\b|\bas (?:can be |is )?seen\b"
     r"|\bsee \d+(?:\.\d+)+\b"  # "(see 5.3.5)": a section the asker never saw
     r"|^(?:the|both|either|neither) (?:solution|problem|trouble|difficulty|catch|result|remedy|answer|limit|"
     r"methods?|ways?|cases?|versions?|former|latter|rest|default)\b"
