@@ -1168,3 +1168,31 @@ def test_round_23_clozes_that_lean_on_an_example_or_a_comparison() -> None:
     asked_from, clean = _cloze_sources(texts, "The chapterbib package")
     assert clean <= asked_from
     assert not {"d-0", "d-1"} & asked_from
+
+
+def test_a_long_section_in_another_language_of_the_corpus_is_asked_in_it() -> None:
+    # itnumpar: an Italian manual with an English introduction and implementation was detected as
+    # English, and its Italian sections were asked in English ("What should I know about the quarta sezione?")
+    ctx = mixed_ctx(GenerateConfig(phone_region="NL"))
+    english = next(s for s in ctx.sections.values() if s.doc_id != "nl")
+    dutch_text = (
+        "Neem uw medicijnen mee in de originele verpakking en meld u om acht uur bij de balie van de afdeling. "
+        "Bezoek is welkom in de middag en de avond; er mogen twee bezoekers tegelijk bij u zijn, en kinderen "
+        "onder de twaalf jaar komen alleen onder begeleiding van een volwassene."
+    )
+    mixed = Section("en-nl", english.doc_id, english.doc_path, "Opname", dutch_text, 1, 1, 99)
+    ctx = GenerationContext.build(
+        [*ctx.sections.values(), mixed],
+        [],
+        [FoldAssignment(s, 0, s, "kept", 0, "validation", sampled=True) for s in [*ctx.sections, "en-nl"]],
+        seed=0,
+        config=GenerateConfig(phone_region="NL"),
+    )
+    assert ctx.doc_languages[english.doc_id] == "en"
+    assert ctx.language_of("en-nl") == "nl"
+    assert ctx.language_of(english.id) == "en"
+    # a forced language is the language of every section
+    forced = GenerationContext.build(
+        list(ctx.sections.values()), [], [], seed=0, config=GenerateConfig(phone_region="NL", language="en")
+    )
+    assert forced.language_of("en-nl") == "en"

@@ -32,6 +32,22 @@ class SectionPlace:
     pdf_pages: tuple[int, ...] = ()
 
 
+SECTION_LANGUAGE_CHARS = 200  # letters a section needs before its own language counts
+SECTION_LANGUAGE_CONFIDENCE = 0.95
+
+
+def _own_language(text: str, document: str, corpus: set[str]) -> str:
+    """``text``'s language when it is long, sure and one of the corpus's, else ``document``."""
+    from qagen.language import identify
+
+    if sum(c.isalpha() for c in text[:4000]) < SECTION_LANGUAGE_CHARS:
+        return document
+    found = identify(text[:4000])
+    if found is None or found[0] == document or found[0] not in corpus or found[1] < SECTION_LANGUAGE_CONFIDENCE:
+        return document
+    return found[0]
+
+
 @dataclass(frozen=True)
 class GenerationContext:
     """Everything the generators read, keyed by section id.
@@ -66,6 +82,7 @@ class GenerationContext:
     doc_titles: Mapping[str, str] = field(default_factory=dict)
     doc_languages: Mapping[str, str] = field(default_factory=dict)
     title_headings: Mapping[str, str] = field(default_factory=dict)
+    detect_sections: bool = False  # languages were detected: a section may be in another than its document's
 
     def __post_init__(self) -> None:
         missing = [s for s in self.sampled if s not in self.sections or s not in self.folds]
@@ -117,7 +134,8 @@ class GenerationContext:
                 folds[a.section_id] = (a.fold, a.split)
                 if a.sampled:
                     sampled.append(a.section_id)
-        doc_languages, lang = resolve_languages(language or config.language, by_id.values())
+        asked = language or config.language
+        doc_languages, lang = resolve_languages(asked, by_id.values())
         replaced: dict[str, str] = {}
         return cls(
             sections=by_id,
@@ -131,6 +149,7 @@ class GenerationContext:
             doc_titles=document_titles(by_id.values(), documents, replaced),
             doc_languages=doc_languages,
             title_headings=replaced,
+            detect_sections=asked == "auto",
         )
 
     def topic(self, section_id: str) -> int:
@@ -154,9 +173,26 @@ class GenerationContext:
         return bool(heading) and heading in {clean_title(t).casefold() for t in titles}
 
     def language_of(self, section_id: str) -> str:
-        """The language to write in for a section: its document's, else the corpus language."""
+        """The language to write in for a section: its document's, else the corpus language.
+
+        With detected languages, a long section plainly in another language of the corpus is
+        asked in that one: itnumpar's Italian sections under its English introduction and
+        implementation ("What should I know about the quarta sezione ...?" was English).
+        """
         section = self.sections.get(section_id)
-        return self.doc_languages.get(section.doc_id, self.language) if section else self.language
+        if section is None:
+            return self.language
+        document = self.doc_languages.get(section.doc_id, self.language)
+        if not self.detect_sections:
+            return document
+        if section_id not in self._section_languages:
+            corpus = set(self.doc_languages.values())
+            self._section_languages[section_id] = _own_language(section.text, document, corpus)
+        return self._section_languages[section_id]
+
+    @functools.cached_property
+    def _section_languages(self) -> dict[str, str]:
+        return {}
 
     def source(self, section_ids: Iterable[str]) -> Source:
         """Provenance of an item built from ``section_ids`` (the first one is the anchor)."""
