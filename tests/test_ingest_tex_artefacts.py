@@ -75,11 +75,18 @@ def _page(c: canvas.Canvas, lines: list[tuple[str, str]]) -> None:
     c.showPage()
 
 
-def test_a_macro_name_in_the_margin_stays_out_of_the_sentence_beside_it(tmp_path: Path, engine: str) -> None:
-    path = tmp_path / "margins.pdf"
+def margin_text(path: Path, engine: str, lines: list[tuple[str, str]]) -> str:
+    """The parsed text, spaces collapsed, of one page of ``lines`` drawn by :func:`_page`."""
     c = canvas.Canvas(str(path))
-    _page(
-        c,
+    _page(c, lines)
+    c.save()
+    return " ".join(text_of(path, engine).split())
+
+
+def test_a_macro_name_in_the_margin_stays_out_of_the_sentence_beside_it(tmp_path: Path, engine: str) -> None:
+    text = margin_text(
+        tmp_path / "margins.pdf",
+        engine,
         [
             ("", "The following commands compose the right hand side of a production rule in"),
             ("", "a grammar. There are three types of terminal item: a literal string, a"),
@@ -90,8 +97,6 @@ def test_a_macro_name_in_the_margin_stays_out_of_the_sentence_beside_it(tmp_path
             ("", "It is loaded only when the option is given to the package at load time."),
         ],
     )
-    c.save()
-    text = " ".join(text_of(path, engine).split())
     # read into the line, the label split "a descriptive phrase"
     assert "a literal string, a descriptive phrase and an empty string." in text
     assert "\\bnftd descriptive" not in text
@@ -100,10 +105,9 @@ def test_a_macro_name_in_the_margin_stays_out_of_the_sentence_beside_it(tmp_path
 
 
 def test_text_in_the_margin_that_is_no_macro_name_stays(tmp_path: Path, engine: str) -> None:
-    path = tmp_path / "numbers.pdf"
-    c = canvas.Canvas(str(path))
-    _page(
-        c,
+    text = margin_text(
+        tmp_path / "numbers.pdf",
+        engine,
         [
             ("", "The following commands compose the right hand side of a production rule in"),
             ("12", "a grammar, and each of them takes a single argument that is the content."),
@@ -111,7 +115,5 @@ def test_text_in_the_margin_that_is_no_macro_name_stays(tmp_path: Path, engine: 
             ("note", "phrase and an empty string, each with a command of its own in the package."),
         ],
     )
-    c.save()
-    text = " ".join(text_of(path, engine).split())
     assert "12 a grammar" in text
     assert "note phrase and an empty string" in text

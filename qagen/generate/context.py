@@ -36,13 +36,14 @@ SECTION_LANGUAGE_CHARS = 200  # letters a section needs before its own language 
 SECTION_LANGUAGE_CONFIDENCE = 0.95
 
 
-def _own_language(text: str, document: str, corpus: set[str]) -> str:
+def _own_language(text: str, document: str, corpus: frozenset[str]) -> str:
     """``text``'s language when it is long, sure and one of the corpus's, else ``document``."""
     from qagen.language import identify
 
-    if sum(c.isalpha() for c in text[:4000]) < SECTION_LANGUAGE_CHARS:
+    head = text[:4000]
+    if sum(c.isalpha() for c in head) < SECTION_LANGUAGE_CHARS:
         return document
-    found = identify(text[:4000])
+    found = identify(head)
     if found is None or found[0] == document or found[0] not in corpus or found[1] < SECTION_LANGUAGE_CONFIDENCE:
         return document
     return found[0]
@@ -186,13 +187,16 @@ class GenerationContext:
         if not self.detect_sections:
             return document
         if section_id not in self._section_languages:
-            corpus = set(self.doc_languages.values())
-            self._section_languages[section_id] = _own_language(section.text, document, corpus)
+            self._section_languages[section_id] = _own_language(section.text, document, self._corpus_languages)
         return self._section_languages[section_id]
 
     @functools.cached_property
     def _section_languages(self) -> dict[str, str]:
         return {}
+
+    @functools.cached_property
+    def _corpus_languages(self) -> frozenset[str]:
+        return frozenset(self.doc_languages.values())
 
     def source(self, section_ids: Iterable[str]) -> Source:
         """Provenance of an item built from ``section_ids`` (the first one is the anchor)."""

@@ -31,6 +31,7 @@ from qagen.generate.text import (
     fields,
     join_wrapped,
     last_heading,
+    lemmas,
     split_sentences,
     word_set,
 )
@@ -342,10 +343,8 @@ def _opens_clause(phrase: str) -> bool:
     m = re.match(r"[A-Z][\w-]* (?:also |now |still )?([a-z]+s)\b", phrase)
     if not m:
         return False
-    import lemminflect
-
-    lemmas = lemminflect.getAllLemmas(m.group(1))
-    return "VERB" in lemmas and "NOUN" not in lemmas
+    found = lemmas(m.group(1))
+    return "VERB" in found and "NOUN" not in found
 
 
 def entity_question(

@@ -23,7 +23,7 @@ from qagen.generate.subjects import (
     subject_preposition,
     with_subject,
 )
-from qagen.generate.text import word_set
+from qagen.generate.text import lemmas, word_set
 from qagen.io import sha256_text
 
 # Gerunds whose base form is not the gerund minus "ing" (and British doubled "l").
@@ -202,11 +202,10 @@ def _sentence_case(heading: str, title: str, body: str | None) -> str:
     after its first word only loses its first capital (lower_first).
     """
     words = heading.split()
-    if words and len(words[0]) == 1 and words[0].isupper() and words[0] not in "AI":
-        words[0] = words[0] + "\0"  # "C code", "R objects": a one-letter language name keeps its capital
-        return _sentence_case(" ".join(words), title, body).replace("\0", "", 1)
+    # "C code", "R objects": a one-letter language name keeps its capital ("A" and "I" are words)
+    named_first = bool(words) and len(words[0]) == 1 and words[0].isupper() and words[0] not in "AI"
     if not any(w[:1].isupper() for w in words[1:]):
-        return lower_first(heading)
+        return heading if named_first else lower_first(heading)
     text = f"{title}\n{body or ''}"
 
     def keep(word: str) -> bool:
@@ -215,7 +214,7 @@ def _sentence_case(heading: str, title: str, body: str | None) -> str:
             return True
         return re.search(rf"(?<=[a-z,;] ){re.escape(bare)}\b", text) is not None
 
-    return " ".join(w if keep(w) else w.lower() for w in words)
+    return " ".join(w if (i == 0 and named_first) or keep(w) else w.lower() for i, w in enumerate(words))
 
 
 def lower_title(text: str) -> str:
@@ -237,9 +236,10 @@ def base_verb(gerund: str) -> str | None:
         return stem + "e"
     if len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in "lsfzaeiou":
         return stem[:-1]  # resetting -> reset
-    lemmas = _verb_lemmas(word)  # the dictionary's word: "abbreviating" -> "abbreviate", "figuring" -> "figure"
+    # the dictionary's word: "abbreviating" -> "abbreviate", "figuring" -> "figure"
+    verbs = lemmas(word).get("VERB", ())
     for candidate in (stem, stem + "e"):
-        if candidate in lemmas:
+        if candidate in verbs:
             return candidate
     needs_e = (
         stem.endswith(("v", "dg", "iz", "rc", "nc"))
@@ -248,14 +248,6 @@ def base_verb(gerund: str) -> str | None:
         or re.search(r"[^aeiou][aeiou]s$", stem) is not None  # advis -> advise
     )
     return stem + "e" if needs_e else stem
-
-
-@functools.lru_cache(maxsize=4096)
-def _verb_lemmas(gerund: str) -> tuple[str, ...]:
-    """The verbs an English -ing form is a form of, from lemminflect's dictionary (none for unknown words)."""
-    from lemminflect import getAllLemmas
-
-    return tuple(getAllLemmas(gerund, upos="VERB").get("VERB", ()))
 
 
 def third_to_base(verb: str) -> str:
@@ -709,9 +701,7 @@ def _plain_word(phrase: str) -> bool:
     word = re.sub(r"^(?:the|a|an) ", "", phrase, flags=re.IGNORECASE)
     if not re.fullmatch(r"[A-Za-z]+", word) or word.lower() in _OFFER_NOUNS or word.lower() in _LIST_NOUNS:
         return False
-    import lemminflect
-
-    return bool(lemminflect.getAllLemmas(word.lower()))
+    return bool(lemmas(word.lower()))
 
 
 def _plural_subject(subject: str) -> bool:
@@ -729,9 +719,7 @@ def _noun_question(low: str, subject: str) -> str:
     head = _head_noun(phrase)
     first_free = words[0].lower() not in _DETERMINERS
     plain_np = not re.search(r"\b(?:to|be|been|is|are)\b", phrase)  # not "commands to be adapted"
-    last = subject.split()[-1] if subject else ""
-    plural_subject = subject.startswith("the ") and last.islower() and _plural(last)  # "the shapes macros"
-    does = "do" if plural_subject else "does"
+    does = "do" if _plural_subject(subject) else "does"
     if subject and head in _OFFER_NOUNS and first_free and plain_np and " and " not in phrase and len(words) <= 4:
         return f"Which {lower_title(phrase)} {does} {subject} provide?"
     if head in _LIST_NOUNS and " and " not in phrase and first_free:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -151,6 +152,14 @@ def shorten(text: str, max_chars: int) -> str:
     return cut.rstrip(",;:") + "…"
 
 
+@functools.lru_cache(maxsize=16384)
+def lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """lemminflect's lemmas of an English word by part of speech ({} for a word it does not know)."""
+    import lemminflect
+
+    return dict(lemminflect.getAllLemmas(word))
+
+
 # Auxiliaries and verbs that follow a plural noun opening a sentence ("Lists are ...", "Results show ...")
 _AFTER_PLURAL_SUBJECT = word_set(
     "is are was were be can cannot will would shall should may might must do does did have has had "
@@ -170,8 +179,6 @@ def subjectless(sentence: str) -> bool:
     words = re.findall(r"[A-Za-z]+", sentence[:60])
     if len(words) < 2 or not words[0][:1].isupper() or not words[0].endswith("s"):
         return False
-    import lemminflect
-
     first = words[0].lower()
-    verbs = lemminflect.getAllLemmas(first).get("VERB", ())
+    verbs = lemmas(first).get("VERB", ())
     return bool(verbs) and first not in verbs and words[1].lower() not in _AFTER_PLURAL_SUBJECT

@@ -78,7 +78,7 @@ def scan_documents(
         raise IngestError(f"documents folder is empty: {shown}; add PDF, TXT, Markdown or HTML files to it")
     seen = Counter(PurePosixPath(rel).suffix.lower() or "(no extension)" for rel, _ in found.skipped)
     listed = ", ".join(f"{ext} ×{n}" for ext, n in seen.most_common(5))
-    readable = set(supported_extensions(formats))
+    readable = supported_extensions(formats)
     other = [(rel, why) for rel, why in found.skipped if PurePosixPath(rel).suffix.lower() in readable]
     if other:  # files of a supported kind left out for another reason: a link out of the folder, unreadable
         rel, why = other[0]
@@ -89,7 +89,7 @@ def scan_documents(
         )
     raise IngestError(
         f"no supported documents in {shown}: found {len(found.skipped)} file(s) ({listed}) "
-        f"but parse.formats={list(formats)} reads only {', '.join(supported_extensions(formats))} "
+        f"but parse.formats={list(formats)} reads only {', '.join(readable)} "
         "(or PDF and HTML content under another name); convert the files or change parse.formats"
     )
 
