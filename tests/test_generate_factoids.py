@@ -303,3 +303,67 @@ def test_an_address_after_a_clause_is_not_asked_for_the_clause() -> None:
     text = "Binary packages are available at https://packages.example.net/binaries for every release."
     asked = ask(text.replace("example.net", "debian.org"), "packages.debian", heading="Downloads", title="Guide")
     assert asked is not None and "binary packages" in asked.question
+
+
+# Rounds 20-23, pooled: a website question whose topic is the section's heading ("Which website has
+# information about library int: mathematical integers?", "... about the submission?", "... about
+# alternatives?") read natural in 1 of 12 verdicts; the sentence does not say the address is about
+# the heading. An address offered for "more information" of nothing named, and an example value
+# ("e.g., rbt@sent.as"), are no places to ask either.
+@pytest.mark.parametrize(
+    ("text", "address", "heading", "title"),
+    [
+        (
+            "The detailed documentation of the library is available on-line at http://why3.lri.fr/stdlib/int.html",
+            "why3.lri",
+            "Library int: mathematical integers",
+            "Why3",
+        ),
+        (
+            "An alternative method for typesetting Wick contractions with more features is described at "
+            "https://ctan.org/pkg/simplewick and in its documentation.",
+            "ctan.org",
+            "Alternatives",
+            "The simplewick package",
+        ),
+        (
+            "Find more information at https://help.launchpad.net/YourAccount/ImportingYourPGPKey",
+            "launchpad",
+            "Importing your GPG key",
+            "Ubuntu Packaging Guide",
+        ),
+        (
+            "email Sets the email (e.g., rbt@sent.as) associated with the author.",
+            "rbt@",
+            "Commands",
+            "The rbt-mathnotes package",
+        ),
+        (
+            "Set the contact address, for example help@example-team.org, in the configuration.",
+            "help@",
+            "Configuration",
+            "The contact package",
+        ),
+    ],
+)
+def test_website_and_address_questions_that_pooled_readings_found_no_sense_in(
+    text: str, address: str, heading: str, title: str
+) -> None:
+    assert ask(text, address, heading=heading, title=title) is None
+
+
+def test_a_website_on_a_contact_page_or_named_by_its_sentence_stays() -> None:
+    asked = ask(
+        "For more information on netCDF format, see http://www.unidata.ucar.edu/software/netcdf/",
+        "unidata",
+        heading="Reading data files",
+        title="Gri",
+    )
+    assert asked is not None and "netCDF format" in asked.question
+    asked = ask(
+        "More information about our treatments is on our website, www.aromavita-clinic.com.",
+        "aromavita",
+        heading="Contact us",
+        title="AromaVita Clinic",
+    )
+    assert asked is not None and "AromaVita" in asked.question

@@ -286,6 +286,8 @@ _QUALIFIERS = word_set("of on about for in with from to at by that which who who
 def _undefined_the(question: str) -> bool:
     if not re.match(r"(?:for .+?, )?what should i do if\b", question, re.IGNORECASE):
         return False
+    if re.search(r"\b(?:it|its|they|them|their)\b", question, re.IGNORECASE):
+        return True  # "... if I need it in environment form?": "it" was named in the sentence before
     for match in _CONDITION_THE.finditer(question):
         words, after = match.group(1).split(), match.group(2)
         # qualified ("the default position of axes", "the decision on my complaint") or named ("the AromaVita shop")
@@ -627,6 +629,30 @@ _NEEDS_CONTEXT = re.compile(
     r"\s+(?:is|are|was|can|will|defaults?)\b",
     re.IGNORECASE,
 )
+# The same in the other languages with forms (round 24's readers: a demonstrative or a pronoun naming
+# what the sentence before said, "Questo produce un risultato ...", "... si usi questo comando", "Este
+# proceso no es necesario ...", "En cambio no están disponibles ...", "Het kan ook gedownload worden ...")
+_NEEDS_CONTEXT_IN = {
+    language: re.compile(pattern, re.IGNORECASE)
+    for language, pattern in {
+        "it": r"\b(?:questo|questa|questi|queste|quello|quella|quelli|quelle|ciò|tale|tali|esso|essa|essi|esse|"
+        r"suddett[oaie]|predett[oaie]|seguente|precedente|sopra)\b"
+        r"|^(?:ma|quindi|inoltre|invece|però|anche|così|poi|infine|allora|in questo caso|in tal caso)\b",
+        "es": r"\b(?:este|esta|estos|estas|esto|ese|esa|esos|esas|eso|aquel|aquella|aquello|ello|dich[oa]s?|tal|"
+        r"tales|anterior|siguiente)\b"
+        r"|^(?:pero|además|así|entonces|también|sin embargo|por lo tanto|en cambio|por otro lado|en ese caso)\b",
+        "pt": r"\b(?:este|esta|estes|estas|isto|esse|essa|esses|essas|isso|aquele|aquela|aquilo|tal|tais|"
+        r"acima|seguinte|anterior)\b"
+        r"|^(?:mas|além disso|assim|então|também|no entanto|portanto|por outro lado|nesse caso)\b",
+        "nl": r"\b(?:dit|deze|zo'n|zulke|hierboven|hieronder|bovenstaande|onderstaande|volgende|vorige)\b"
+        r"|^(?:dat|die|het (?:kan|is|wordt|werd|moet|mag|zal|heeft|bevat|biedt)|hij|zij|ze|daarom|ook|maar|en|dus|"
+        r"bovendien|daarnaast|verder)\b",
+        "fr": r"\b(?:ce|cet|cette|ces|ceci|cela|ça|celui|celle|ceux|celles|ci-dessus|ci-dessous|suivante?s?|"
+        r"précédente?s?)\b|^(?:mais|donc|aussi|ainsi|alors|cependant|en revanche|de plus|il|elle|ils|elles)\b",
+        "de": r"\b(?:dies|diese|dieser|dieses|diesen|diesem|obige[nmrs]?|folgende[nmrs]?|solche[nmrs]?)\b"
+        r"|^(?:aber|also|auch|dann|deshalb|daher|jedoch|außerdem|er|sie|es)\b",
+    }.items()
+}
 # How the document itself was made ("we then formatted", "in this manual we used").
 _MAKING_OF_THE_DOCUMENT = re.compile(
     r"\bwe (?:then |also |have )?(?:formatted|used|wrote|typeset|set|made|chose|added)\b"
@@ -669,6 +695,9 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
     for unit in units(section.text):
         if not 5 <= n_words(unit.text) <= 60 or not re.match(r"[A-Z0-9\"“'‘\\(]", unit.text):
             continue  # a sentence, not the tail of a code line or of a sentence ("} which ...", "etc.) and ...")
+        own = _NEEDS_CONTEXT_IN.get(language)
+        if own is not None and own.search(unit.text):
+            continue  # "Questo produce ...", "Este proceso no es necesario ...", "Het kan ook ...": what came before
         if _PRONOUN_START.match(unit.text) or _NEEDS_CONTEXT.search(unit.text) or _DEBRIS.search(unit.text):
             continue  # "They can be changed ...", "... see page 25", "2011/05/29 |": not a statement on its own
         terms = find_terms(unit.text)
@@ -678,8 +707,14 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
         terms = [t for t in terms if keys.count(term_key(t.text)) == 1 and _clozable(unit.text, t.text)]
         if re.match(r"\d{1,4} [A-Z\\]|[•·▪]", unit.text) or "•" in unit.text or _LISTING.search(unit.text):
             continue  # a footnote mark or listing line number in the sentence ("7 The ____ command", "452 \\botmark")
-        if re.search(r"(?:^|\s)\d{1,2}[A-ZÀ-Ý][a-zà-ÿ]*\s+[a-zà-ÿ]{3,}", unit.text):
-            continue  # a footnote glued to its mark after a table cell ("\\Alph 1En próximas versiones ...")
+        if re.search(r"(?:^|\s)\d{1,2}[A-ZÀ-Ý][a-zà-ÿ]*[,;:]?\s+[a-zà-ÿ]{3,}", unit.text):
+            # a footnote glued to its mark after a table cell or a command ("\\Alph 1En próximas versiones
+            # ...", "\\assumend 2Moreover, your label ...")
+            continue
+        if "{{" in unit.text or re.search(r"\\[A-Za-z@]+\\(?:\s|$)", unit.text):
+            # an auxiliary file's line ("\\newlabel{chap}{{1}{1}{Title}...}"), a sample's output set with a
+            # control space ("\\nist\\ is not associated with ..."): code, not a statement
+            continue
         tail = _TAIL_AFTER_CODE.match(unit.text)
         if tail and (tail.group(1) or tail.group(2) in _CONNECTORS):
             continue  # "\\inserttext instead of ...", "\\pagestyle{fancy} e lasciamo ...": a sentence's tail

@@ -329,6 +329,10 @@ def _heading_question(
     heading = re.sub(r"^(?:[.,;:\-–—]+\s+|[,;:\-–—]+)", "", heading)
     heading = re.sub(r"\b(\w+) \1\b", r"\1", heading)  # "booktabs and and the colortbl package"
     heading = re.split(r"\.\s+(?=[A-Z])", heading)[-1]  # "Mixed arithmetic. The recycling rule": two headings
+    if language == "en" and re.fullmatch(r"[A-Z]?[a-z]+(?:, [a-z]+)+", heading):
+        # "Limitations, warnings": a list of labels, said as one ("limitations and warnings")
+        head, _, last = heading.rpartition(", ")
+        heading = f"{head} and {last}"
     if ":" in heading and not heading.endswith("?"):  # "Shrinking and growing: the scale operation"
         head, tail = (part.strip() for part in heading.split(":", 1))
         heading = tail if len(tail.split()) >= 2 else head
@@ -369,6 +373,15 @@ def _heading_question(
             question = capitalize(heading) + "?"
             question = ("¿" + question) if language == "es" and not question.startswith("¿") else question
             return with_subject(question, subject, language), 4
+        if _one_word(heading) and language != "de":
+            # "Cosa devo sapere su «Radici»?": one word echoed (round 24: none of these natural); a German
+            # compound ("Spaltenumbruch") is a phrase in one word
+            return None
+        task = _TASK_FRAMES.get(language)
+        first = heading.split()[0].casefold()
+        if task is not None and first in _TASK_VERBS[language] and len(heading.split()) >= 2:
+            # "Installare PSfrag" -> "Come posso installare PSfrag?": a task, asked as users ask it
+            return with_subject(task.format(task=lower_first(heading)), subject, language), 4
         return capitalize(contract(template.format(heading=heading, subject=subject), language)), 3
     if body is not None and _command_entry(heading, body):
         # "draw essay" over "‘draw essay "text"|reset’ Draw indicated text ...": a command reference entry
@@ -516,7 +529,7 @@ def _fold_eq(a: str, b: str) -> bool:
 
 # Changelog entries, and sentence fragments a parser took for headings ("users is that the ...").
 _NOT_A_TOPIC = re.compile(
-    r"(?i:^(?:changes (?:in|since|for) )?(?:version|release|v)\s*\d|\bversion\s+\d+\.\d)|"
+    r"(?i:^(?:changes (?:in|since|for|over|from) )?(?:version|release|v)\s*\d|\bversion\s+\d+\.\d)|"
     r"\s(?:is|are|was|were|has|have)\s|^[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+|[,;]$|,\s+(?:and|or)\s"
     r"|(?i:^(?:from|to|of|on|in|at|by|with|and|or|but|the)\s+(?:version|v\d|[a-z]+\s+(?:to|and)\b))"
     r"|(?i:\b(?:table|figure|fig\.|algorithm|listing|example|exercise)\s*\d)",
@@ -538,6 +551,9 @@ _NOT_A_NAME = re.compile(
     r"|(?i:\s(?:changed|added|removed|fixed|deprecated|renamed|updated|dropped)$)"
     # a discourse label: "Discussion of Methods", "Notes on fonts" (which methods? the asker cannot tell)
     r"|(?i:^(?:a |the |some )?(?:discussion|notes|remarks|comments|thoughts) (?:of|on|about)\s)"
+    # one of several answers to something the asker never saw: "Second solution", "Another approach"
+    r"|(?i:^(?:the )?(?:first|second|third|fourth|fifth|next|last|final|another|alternative|other) "
+    r"(?:solution|proof|approach|method|attempt|try|way|variant|version|example|case|step|idea|answer)s?$)"
 )
 
 # Nouns naming something one does: "Installation" -> "How do I install the multicol package?"
@@ -750,6 +766,8 @@ def _heading_question_nl(heading: str, title: str, subject: str) -> tuple[str, i
     if re.match(r"^(?:contact|contactgegevens|vragen)$", low):
         head = re.split(r"[:|–—]", title, maxsplit=1)[0].strip()
         return (f"Hoe kan ik contact opnemen met {lower_title(head)}?", 4) if head else None
+    if _one_word(heading):
+        return None  # "Wat moet ik weten over wiki?", "... over beschikbaarheid?": one word echoed (round 24)
     low = re.sub(r"\buw\b", "mijn", low)
     imperative = _NL_IMPERATIVE.match(low)
     if imperative:  # "Voeg een LTSP-chroot toe" -> "Hoe voeg ik een LTSP-chroot toe?"
@@ -766,6 +784,43 @@ def _heading_question_nl(heading: str, title: str, subject: str) -> tuple[str, i
     if subject and not names_subject(question, subject):
         question = HEADING_FRAME_NL.format(heading=low, subject=lower_article(subject))
     return _capital(question), 3
+
+
+def _one_word(heading: str) -> bool:
+    """One word, with no sign of being a name or a command ("Radici", "xelatex", "wiki")."""
+    return re.fullmatch(r"[^\W\d_]+", heading) is not None and not re.search(r"[A-Z].*[A-Z]", heading)
+
+
+# A task heading in the other languages opens with an infinitive ("Installare PSfrag", "Instalar el
+# paquete"): the verbs manuals name tasks with, and the question users ask about one
+_TASK_FRAMES = {
+    "it": "Come posso {task}?",
+    "es": "¿Cómo puedo {task}?",
+    "pt": "Como posso {task}?",
+    "fr": "Comment puis-je {task} ?",
+}
+_TASK_VERBS = {
+    language: frozenset(words.split())
+    for language, words in {
+        "it": "installare usare utilizzare configurare impostare cambiare modificare creare aggiungere rimuovere "
+        "eliminare definire ridefinire scrivere comporre caricare ottenere scaricare inserire personalizzare "
+        "attaccare numerare stampare compilare aggiornare gestire evitare scegliere selezionare disegnare "
+        "costruire collegare citare allineare centrare spostare ruotare convertire generare produrre "
+        "preparare cominciare iniziare ottenere mettere scrivere trasformare includere",
+        "es": "instalar usar utilizar configurar cambiar modificar crear añadir agregar quitar eliminar definir "
+        "redefinir escribir componer cargar obtener descargar insertar personalizar numerar imprimir compilar "
+        "actualizar gestionar evitar elegir seleccionar dibujar construir citar alinear centrar mover girar "
+        "convertir generar producir preparar empezar incluir poner escribir",
+        "pt": "instalar usar utilizar configurar mudar alterar modificar criar adicionar acrescentar remover "
+        "eliminar definir redefinir escrever compor carregar obter baixar inserir personalizar numerar imprimir "
+        "compilar atualizar gerenciar evitar escolher selecionar desenhar construir citar alinhar centralizar "
+        "mover converter gerar produzir preparar começar incluir colocar",
+        "fr": "installer utiliser configurer changer modifier créer ajouter supprimer définir redéfinir écrire "
+        "composer charger obtenir télécharger insérer personnaliser numéroter imprimer compiler mettre gérer "
+        "éviter choisir sélectionner dessiner construire citer aligner centrer déplacer convertir générer "
+        "produire préparer commencer inclure",
+    }.items()
+}
 
 
 # A heading that is a question without its question mark ("Cosa è fancyhdr", "Cómo cambiar el estilo")
