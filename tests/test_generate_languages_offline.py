@@ -291,3 +291,23 @@ def test_round_24_clozes_that_lean_on_the_sentence_before() -> None:
     # a sentence that says what it is about stays
     kept = "Il comando \\cfrac produce frazioni continue nello stile usato nei libri di matematica."
     assert targets(kept, "it") == [kept]
+
+
+def test_round_24_headings_that_name_a_place_a_note_or_what_came_before() -> None:
+    from qagen.generate.phrasing import heading_question
+
+    assert heading_question("Quarta sezione", "itnumpar package", "it") is None
+    assert heading_question("Een noot over meer complexe opstellingen", "Handleiding Debian Edu", "nl") is None
+    assert heading_question("Osservazioni di carattere generale", "Manuale utente amsmath", "it") is None
+    assert heading_question("Wat bedoelt u daarmee?", "Een Debian-distributie kiezen", "nl") is None
+    assert heading_question("Notazione matematica", "Manuale utente amsmath", "it") is not None  # not "nota"
+    assert heading_question("Frazioni continue", "Manuale utente amsmath", "it") is not None
+
+
+def test_no_cloze_over_a_lists_source_line() -> None:
+    from qagen.generate.extractive import _cloze_targets
+    from qagen.generate.terms import find_terms
+
+    text = "\\item La mamma dà a Pierino \\euro{10} per comprare la frutta al mercato del paese."
+    section = Section("d-s0", "d", "d.pdf", "Esercizi con il punteggio", text, 1, 1, 0)
+    assert _cloze_targets(section, find_terms(text), "it") == []

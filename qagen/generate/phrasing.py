@@ -346,6 +346,11 @@ def _heading_question(
         return None  # ... or a syntax placeholder ("IUPAC<formula or name>"): no question echoes it
     if " " not in heading and heading.casefold() in _function_words(language):
         return None  # "while", "if", "for": a keyword of the documented language, not a topic
+    if language != "en" and _POINTS_BACK_IN.search(heading):
+        # round 24: "Quarta sezione" (itnumpar), "Een noot over meer complexe opstellingen", "Osservazioni di
+        # carattere generale", "Wat bedoelt u daarmee?": a place in the document, a note's label, or a question
+        # about what came before
+        return None
     if body is not None and re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+", heading) and heading not in body:
         return None  # "NamingConvention": two words the parser ran together, not a name the text uses
     subject = document_subject(title)
@@ -784,6 +789,21 @@ def _heading_question_nl(heading: str, title: str, subject: str) -> tuple[str, i
     if subject and not names_subject(question, subject):
         question = HEADING_FRAME_NL.format(heading=low, subject=lower_article(subject))
     return _capital(question), 3
+
+
+# The other languages' headings that name a place in the document or a note's label, or ask about
+# what the text before said (the English rules are _NOT_A_NAME and _SKIP_HEADINGS)
+_POINTS_BACK_IN = re.compile(
+    r"^(?:prim[oa]|second[oa]|terz[oa]|quart[oa]|quint[oa]|primer[oa]?|segund[oa]|tercer[oa]?|cuart[oa]|"
+    r"terceir[oa]|eerste|tweede|derde|vierde|vijfde|premi[eè]re?|deuxième|troisième|erste[rs]?|zweite[rs]?|"
+    r"dritte[rs]?)\s+(?:sezione|parte|capitolo|sección|parte|capítulo|secção|seção|capítulo|sectie|deel|"
+    r"hoofdstuk|section|partie|chapitre|abschnitt|teil|kapitel)\b"
+    r"|^(?:(?:een|de|una?|la|le|las|os|as|les|des|eine?)\s+)?(?:noot|opmerkingen?|waarschuwing|nota|note|"
+    r"avvertenz[ae]|osservazion[ei]|advertencia|observaci[oó]n(?:es)?|observaç(?:ão|ões)|aviso|remarques?|"
+    r"anmerkung(?:en)?|hinweise?|bemerkung(?:en)?)\b"
+    r"|\b(?:daarmee|daarvan|daarover|hiermee|hiervan|ciò|esto|eso|ello|isso|isto|cela|ceci)\b",
+    re.IGNORECASE,
+)
 
 
 def _one_word(heading: str) -> bool:
