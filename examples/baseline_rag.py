@@ -16,7 +16,8 @@ that is what lets a retriever notice out-of-fold (unanswerable) questions.
     python examples/baseline_rag.py out --llm openai:gpt-4o-mini@http://127.0.0.1:8000/v1
 
 Rerunning resumes: answered questions already in the answers file are skipped (use a new
-``--answers`` file after changing ``--threshold`` or ``--llm``).
+``--answers`` file after changing ``--threshold`` or ``--llm``; a file made for an earlier build
+of the folder is refused, not mixed in).
 """
 
 from __future__ import annotations

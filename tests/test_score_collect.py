@@ -69,6 +69,20 @@ def test_collect_resumes_after_an_interruption(out):
     assert collect(out, Bot(), progress=False).answered == 0  # nothing left to ask
 
 
+def test_collect_refuses_to_resume_answers_made_for_another_build(out):
+    from qagen.score import ScoreError
+
+    collect(out, Bot(fail_on={4}), progress=False, on_error="skip")
+    rows = lines(out / "answers.jsonl")
+    rows[0]["item_id"] = "gone-since-the-rebuild"
+    write_answers(out / "answers.jsonl", rows)
+    bot = Bot()
+    with pytest.raises(ScoreError, match="1 answer\\(s\\) are for questions this build does not have"):
+        collect(out, bot, progress=False)
+    assert bot.calls == []  # refused before asking anything
+    assert lines(out / "answers.jsonl") == rows  # and the file is left as it was
+
+
 def test_collect_skips_failures_when_asked_and_score_reports_them(out):
     result = collect(out, Bot(fail_on={2}), progress=False, on_error="skip")
     assert result.answered == 11 and len(result.failed) == 1

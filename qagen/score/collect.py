@@ -14,7 +14,8 @@ For each iteration, ``ask`` is called once per question with the same ``corpus_p
 (the pages of that iteration's fold: the only pages the chatbot may know), so a chatbot can
 build its index once per list. ``ask`` returns the answer text, a :class:`Reply`, or a dict
 with the same fields. Answers are appended one line at a time (flushed), so an interrupted run
-keeps everything answered so far; rerunning skips what the file already holds (resume).
+keeps everything answered so far; rerunning skips what the file already holds (resume). A file
+holding answers to questions the build no longer has (the folder was rebuilt) is refused.
 """
 
 from __future__ import annotations
@@ -89,7 +90,9 @@ def collect(
         raise ValueError(f"on_error must be 'raise' or 'skip'; got {on_error!r}")
     target = Path(answers_path) if answers_path else root / "answers.jsonl"
     done = _resume(target)
-    iterations = [it for it in read_json(cross_file)["iterations"] if it["set"] in sets]
+    every = read_json(cross_file)["iterations"]
+    _refuse_stale(done, every, root, target)
+    iterations = [it for it in every if it["set"] in sets]
     todo = {
         it["name"]: [q for q in iter_jsonl(root / it["questions"]) if not _answered(done, it, q["id"])]
         for it in iterations
@@ -158,6 +161,27 @@ def _as_reply(value: Any) -> Reply:
     if not isinstance(reply.answer, str):
         raise TypeError(f"the answer must be a str; got {type(reply.answer).__name__}")
     return reply
+
+
+def _refuse_stale(done: set[tuple[str | int, str]], iterations: list[dict[str, Any]], root: Path, target: Path) -> None:
+    """Answers in the file for questions this build does not have: the file was made for another build
+    (the folder was rebuilt since). Resuming would mix answers to two datasets; say so before asking."""
+    if not done:
+        return
+    from qagen.io import iter_jsonl
+    from qagen.score.answers import ScoreError
+
+    known: set[tuple[str | int, str]] = set()
+    for it in iterations:
+        for q in iter_jsonl(root / it["questions"]):
+            known.update({(it["name"], q["id"]), (int(it["iteration"]), q["id"])})
+    stale = sorted(str(item) for _, item in done - known)
+    if stale:
+        raise ScoreError(
+            f"{target}: {len(stale)} answer(s) are for questions this build does not have "
+            f"({', '.join(stale[:3])}{', ...' if len(stale) > 3 else ''}): the file was made for an earlier build "
+            f"of {root}. Move it away to answer this build afresh, or pass another answers file"
+        )
 
 
 def _resume(path: Path) -> set[tuple[str | int, str]]:
