@@ -1149,6 +1149,22 @@ def test_round_23_headings_that_point_back_or_list_labels() -> None:
     assert heading_question("Solution environments", "The exsheets package", body="They hold solutions.")
 
 
+def test_round_25_heading_echoes() -> None:
+    # "What does the 12many package say about style dots?": the dots style
+    asked = heading_question("Style dots", "The 12many package", body="The less formal style.")
+    assert asked is not None and "the dots style" in asked[0], asked
+    # "What does Pseudocode say about The begin-end construct?"
+    asked = heading_question("2.1 The begin-end Construct", "Pseudocode", body="Blocks are set with begin and end.")
+    assert asked is not None and "The begin-end" not in asked[0] and "the begin-end construct" in asked[0], asked
+    # "What does MFPIC say about numerics and pairs?": a product named bare does not "say"
+    for heading in ("Numerics and pairs", "RenderPM tests", "Verifying widgets", "Text object methods"):
+        asked = heading_question(heading, "MFPIC", body="Numbers and pairs are stored as macros.")
+        assert asked is None or "say about" not in asked[0], asked
+    # "What should I know about limitations, warnings in the parallel package?" (title case too)
+    asked = heading_question("2 Limitations, Warnings", "The parallel package", body="Footnotes are not handled.")
+    assert asked is not None and "limitations and warnings" in asked[0], asked
+
+
 def test_a_plural_noun_going_on_with_a_preposition_is_a_subject() -> None:
     from qagen.generate.text import subjectless
 

@@ -24,6 +24,9 @@ from qagen.generate.subjects import clean_heading, document_subject, names_subje
         ("Your Rights as a Patient at Lindenhof Hospital", "the Lindenhof Hospital"),
         ("Remote Work Policy", "the Remote Work Policy"),
         ("Extending MP to 3D and 4D", "“Extending MP to 3D and 4D”"),
+        # round 25: "In Make link targets (hyperref bundle), which command ...?" (5 items, read as broken)
+        ("Make link targets (hyperref bundle)", "the hyperref bundle"),
+        ("Creating tables (the tabu package)", "the tabu package"),
         ("Experimental Unicode mathematical typesetting: The unicode-math package", "the unicode-math package"),
         ("Wick contractions in LATEX with simplewick.sty", "the simplewick package"),
         (

@@ -329,7 +329,7 @@ def _heading_question(
     heading = re.sub(r"^(?:[.,;:\-–—]+\s+|[,;:\-–—]+)", "", heading)
     heading = re.sub(r"\b(\w+) \1\b", r"\1", heading)  # "booktabs and and the colortbl package"
     heading = re.split(r"\.\s+(?=[A-Z])", heading)[-1]  # "Mixed arithmetic. The recycling rule": two headings
-    if language == "en" and re.fullmatch(r"[A-Z]?[a-z]+(?:, [a-z]+)+", heading):
+    if language == "en" and re.fullmatch(r"[A-Z]?[a-z]+(?:, [A-Za-z][a-z]+)+", heading):
         # "Limitations, warnings": a list of labels, said as one ("limitations and warnings")
         head, _, last = heading.rpartition(", ")
         heading = f"{head} and {last}"
@@ -393,6 +393,10 @@ def _heading_question(
         about = f" in {lower_article(subject)}" if subject else ""
         return f"What does the {heading} command do{about}?", 4
     low = _sentence_case(heading, title, body)
+    low = re.sub(r"^The (?=[a-z\\])", "the ", low)  # "The begin-end Construct": not "say about The begin-end ..."
+    kind_first = re.fullmatch(r"(style|option|environment|command|key|mode|format|counter|length) ([a-z][\w-]*)", low)
+    if kind_first:  # "Style dots" -> "the dots style", not "say about style dots"
+        low = f"{kind_first.group(2)} {kind_first.group(1)}"
     if _CONTACT_HEADINGS.match(heading):
         return (f"Who can I contact about {subject}?", 4) if subject else None
     if re.fullmatch(r"(?:package |program |short )?(?:description|synopsis)", heading, re.IGNORECASE):
@@ -758,6 +762,9 @@ def _noun_question(low: str, subject: str) -> str:
         "What {does} {subject} say about {np}?",
         "What do I need to know about {np} {prep} {subject}?",
     )
+    if not re.match(r"(?:the |[“\"])", subject):
+        # a bare name ("MFPIC", "ReportLab PDF Generation") is a product, not a document that "says" things
+        forms = tuple(f for f in forms if "say about" not in f)
     pick = int(sha256_text(f"{low}|{subject}")[:8], 16) % len(forms)
     np = the(phrase)
     prep = "in" if subject_preposition(subject) == "with" else subject_preposition(subject)

@@ -157,6 +157,13 @@ def _uncapital(word: str, position: int) -> str:
     return word.capitalize()
 
 
+# A title that is a task ("Make link targets", "Creating tables") with its package or bundle in brackets
+_TASK_THEN_NAME = re.compile(
+    r"(?:[A-Z][a-z]+ing|Make|Use|Create|Set|Define|Write|Draw|Typeset|Build|Add|Change|Configure|Install|Load)\b"
+    r"[^()]*\(\s*(?:the\s+)?([\w@.-]+)\s+(bundle|package|class|library|module)\s*\)\s*"
+)
+
+
 @functools.lru_cache(maxsize=4096)  # asked per section, entity and cloze; a pure function of its strings
 def document_subject(title: str, doc_path: str = "") -> str:
     """A noun phrase naming what a document is about, for use inside a question.
@@ -171,6 +178,9 @@ def document_subject(title: str, doc_path: str = "") -> str:
         return ""
     if text.isupper() and len(text.split()) >= 3:  # "PREPARING ARTICLES FOR COMPUTATIONAL COMPLEXITY": set in capitals
         text = " ".join(_uncapital(w, i) for i, w in enumerate(text.split()))
+    bracketed = _TASK_THEN_NAME.fullmatch(text)
+    if bracketed:  # "Make link targets (hyperref bundle)": an instruction, then what it belongs to
+        return f"the {bracketed.group(1)} {bracketed.group(2).lower()}"
     manual_for = _MANUAL_FOR.search(text)
     if manual_for and len(text.split()) > 3:  # "Hypertext marks in LaTeX: a manual for hyperref"
         return manual_for.group(1)
