@@ -69,12 +69,15 @@ _SELF_REFERENCE = re.compile(
 )
 _QUOTED = re.compile(r"[\"“][^\"”]*[\"”]")  # a quoted sentence (a cloze) may say "the document"
 _NUMBERED = re.compile(
-    r"(?<![\w.])(?<!version )(?<!v)(?:\d+\.)+\d+(?![\w.])"
+    r"(?<![\w.{\[])(?<!version )(?<![Vv]ersione )(?<![Vv]ersión )(?<![Vv]ersão )(?<![Vv]ersie )(?<!v)"
+    r"(?:\d+\.)+\d+(?![\w.])"
     r"|\b(?i:section|chapter|appendix)\s+(?:\d+|[IVX]+|[A-Z])\b|§\s*\d",
 )
 _HEADING_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?\s+\S")
 _ASKS_CODE = re.compile(
-    r"\b(?:commands?|macros?|syntax|code|options?|environments?|keys?|what (?:do|should) I (?:type|write))\b",
+    r"\b(?:commands?|macros?|syntax|code|options?|environments?|keys?|what (?:do|should) I (?:type|write))\b"
+    # the same in the other languages of the corpora: a cloze asking "which command is missing"
+    r"|\b(?:comandos?|comandi|commando'?s?|commandes?|befehle?|opzion[ei]|opci[oó]n(?:es)?|opç(?:ão|ões)|optie)\b",
     re.IGNORECASE,
 )
 _CODE_TOKEN = re.compile(r"\\[A-Za-z@]+|[{}$^_=;<>|#&~]|->|::|\(\)|\[\w*\]|^\w+\(|^[a-z]+[A-Z]\w*$")

@@ -311,3 +311,15 @@ def test_no_cloze_over_a_lists_source_line() -> None:
     text = "\\item La mamma dà a Pierino \\euro{10} per comprare la frutta al mercato del paese."
     section = Section("d-s0", "d", "d.pdf", "Esercizi con il punteggio", text, 1, 1, 0)
     assert _cloze_targets(section, find_terms(text), "it") == []
+
+
+def test_no_cloze_over_a_pointer_to_a_numbered_section() -> None:
+    from qagen.generate.extractive import _cloze_targets
+    from qagen.generate.terms import find_terms
+
+    text = "Controllare anche la descrizione del comando \\sideset nella sezione §7.2 del manuale utente."
+    section = Section("d-s0", "d", "d.pdf", "Operatori grandi", text, 1, 1, 0)
+    assert _cloze_targets(section, find_terms(text), "it") == []
+    kept = "Il comando \\sideset mette simboli agli angoli di un operatore grande come la sommatoria."
+    section = Section("d-s0", "d", "d.pdf", "Operatori grandi", kept, 1, 1, 0)
+    assert [u.text for u, _ in _cloze_targets(section, find_terms(kept), "it")] == [kept]
