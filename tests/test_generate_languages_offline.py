@@ -323,3 +323,19 @@ def test_no_cloze_over_a_pointer_to_a_numbered_section() -> None:
     kept = "Il comando \\sideset mette simboli agli angoli di un operatore grande come la sommatoria."
     section = Section("d-s0", "d", "d.pdf", "Operatori grandi", kept, 1, 1, 0)
     assert [u.text for u, _ in _cloze_targets(section, find_terms(kept), "it")] == [kept]
+
+
+def test_a_cloze_frame_with_several_wordings_takes_one_per_sentence() -> None:
+    # round 25: "Quale comando manca in questa frase su ..." opened 28 % of the multilingual build
+    from qagen.generate.extractive import _cloze_question
+    from qagen.generate.terms import find_terms
+
+    sentences = [f"Il comando \\cmd{k} imposta lo spazio numero {k} tra le colonne della tabella." for k in "abcdefgh"]
+    asked = set()
+    for sentence in sentences:
+        term = next(t for t in find_terms(sentence) if t.kind == "command")
+        question = _cloze_question(sentence, term, "Il pacchetto multicol", "it")
+        assert question is not None and "____" in question
+        asked.add(question.split(" questa frase")[0])
+        assert question == _cloze_question(sentence, term, "Il pacchetto multicol", "it")  # deterministic
+    assert asked == {"Quale comando manca in", "Quale comando completa"}

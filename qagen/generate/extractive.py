@@ -898,6 +898,8 @@ def _cloze_question(sentence: str, term: Term, title: str, language: str = "en")
     # (linguex emulation mode (default))") as an echo no one would write; the sentence carries the context
     about = document_subject(title) or title
     if template is not None:
+        if isinstance(template, list):  # several wordings: one per sentence, so no one frame opens most items
+            template = template[int(sha256_text(f"{clause}|{term.text}")[:8], 16) % len(template)]
         return contract(template.format(about=lower_article(re.sub(r"^the\s+", "", about)), blanked=blanked), language)
     word = KIND_WORDS.get(term.kind) or _ENTITY_WORDS[term.kind]
     asked = blank_question(clause, term.text, word, about)

@@ -2,7 +2,8 @@
 
 Each file may hold ``heading`` (a question about a section heading: ``{heading}``,
 ``{subject}``), ``cloze`` (a fill-in-the-blank question per term kind: ``{about}``,
-``{blanked}``), ``factoid`` (a question per entity kind: ``{topic}``) and ``contractions``
+``{blanked}``; a list of wordings is taken one per sentence), ``factoid`` (a question per entity
+kind: ``{topic}``) and ``contractions``
 (preposition + article pairs the language joins: "su il" -> "sul"). English is written in
 code (its rules rephrase headings and sentences); any other language gets what its file has.
 Adding a language is adding a file.
