@@ -1165,6 +1165,29 @@ def test_round_25_heading_echoes() -> None:
     assert asked is not None and "limitations and warnings" in asked[0], asked
 
 
+def test_round_25_a_guide_is_no_tool_and_a_definition_takes_its_subject_in_front() -> None:
+    from qagen.generate.subjects import with_subject
+
+    # "How do I configure my shell with the Ubuntu Packaging Guide?"
+    asked = heading_question("Configure your shell", "Ubuntu Packaging Guide", body="Set DEBFULLNAME first.")
+    assert asked == ("For the Ubuntu Packaging Guide, how do I configure my shell?", 4)
+    asked = heading_question("Load the package", "The nnext package", body="Use \\usepackage{nnext}.")
+    assert asked == ("How do I load the nnext package?", 4)
+    # "What is Qualitative Data Analysis with the ulqda package?" asks something else
+    assert with_subject("What is Qualitative Data Analysis?", "the ulqda package") == (
+        "For the ulqda package, what is Qualitative Data Analysis?"
+    )
+    assert with_subject("How do I draw a box?", "the ulqda package") == "How do I draw a box with the ulqda package?"
+
+
+def test_no_cloze_over_a_usage_line() -> None:
+    # "In the ulqda package, which command belongs in the gap: "Usage: ____{code1,code2,code3}{Common Text}"?"
+    texts = [("Coding", "Usage: \\ulqdaCode{code1,code2,code3}{Common Text that is coded by the three codes}.")]
+    asked_from, clean = _cloze_sources(texts, "The ulqda package")
+    assert clean <= asked_from
+    assert "d-0" not in asked_from
+
+
 def test_a_plural_noun_going_on_with_a_preposition_is_a_subject() -> None:
     from qagen.generate.text import subjectless
 

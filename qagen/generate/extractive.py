@@ -721,6 +721,8 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
             continue  # "\\inserttext instead of ...", "\\pagestyle{fancy} e lasciamo ...": a sentence's tail
         if re.search(r"[⇒→⟹⟨⟩]|\b[a-z]{2,}- (?:\d{1,4} )?[a-z]{2,}\b", unit.text):
             continue  # a syntax line ("=⇒", "\AxisOf⟨point1⟩") or a line-end hyphen the PDF left ("exam- ple")
+        if re.match(r"(?:usage|syntax|synopsis|signature)\s*:", unit.text, re.IGNORECASE):
+            continue  # "Usage: ____{code1,code2}{Common Text}": a syntax line, which several commands share
         if re.search(r"§\s*\d", unit.text):
             continue  # "Controllare anche la descrizione di ____ in §7.2.": a pointer to a section the asker never saw
         if re.search(r"\s(?:\d{1,2}|[A-Z])\.$", unit.text):

@@ -421,7 +421,14 @@ def _heading_question(
         return process, 4
     verb = low.split(" ", 1)
     if subject and len(verb) == 2 and verb[0].casefold() in _IMPERATIVE_VERBS:
-        return f"How do I {verb[0].casefold()} {to_first_person(verb[1])} with {subject}?", 4
+        obj = to_first_person(verb[1])
+        if re.fullmatch(r"the (?:package|class|bundle)", obj, re.IGNORECASE):
+            return f"How do I {verb[0].casefold()} {lower_article(subject)}?", 4  # "Load the package"
+        asked = f"How do I {verb[0].casefold()} {obj}?"
+        if subject_preposition(subject) == "with":  # a package is a tool one does things with
+            return f"{asked[:-1]} with {subject}?", 4
+        # a guide is none: not "How do I configure my shell with the Ubuntu Packaging Guide?"
+        return with_subject(asked, subject), 4
     gerund = _gerund_question(low, title)
     if gerund and body is not None and not _uses_verb(gerund, body):
         gerund = None

@@ -282,7 +282,10 @@ def with_subject(question: str, subject: str, language: str = "en") -> str:
     subject = lower_article(subject)
     one_sentence = question.endswith("?") and not re.search(r"[.!?]\s", question[:-1]) and len(question) < 160
     preposition = subject_preposition(subject)
-    if language == "en" and one_sentence and preposition != "in":
+    definition = preposition == "with" and re.match(r"what (?:is|are) ", question, re.IGNORECASE)
+    if language == "en" and one_sentence and preposition != "in" and not definition:
+        # ("What is Qualitative Data Analysis with the ulqda package?" asks something else: a definition
+        # takes the subject in front)
         return f"{question[:-1].rstrip()} {preposition} {subject}?"
     lead = _LEADS.get(language, _LEADS["en"])
     body = question[:1].lower() + question[1:] if not _keeps_case(question) else question
