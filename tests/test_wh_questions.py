@@ -39,6 +39,12 @@ ABOUT = "the poemscol package"
             "\\obj",
             "In the poemscol package, which command is the first of the two macros that CoDi offers?",
         ),
+        # round 25: "which macro is the macro which formats the patterns?" echoed the sentence
+        (
+            "\\bpFormatPattern is the macro which formats the patterns.",
+            "\\bpFormatPattern",
+            "In the poemscol package, which macro formats the patterns?",
+        ),
         # an instruction: "use ____ to X" is asked as the user's "which command do I use to X?"
         (
             "Use \\multicolsep to change the space above and below the environment.",

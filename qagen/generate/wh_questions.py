@@ -95,6 +95,11 @@ def blank_question(clause: str, term: str, word: str, about: str) -> str | None:
         predicate = _clean_predicate(head.group("rest"))
         if predicate:
             kind = head.group("before") or head.group("after") or word
+            # "\\bpFormatField is the macro which formats ...": "which macro formats ...", not "which
+            # macro is the macro which formats ..."
+            echo = re.match(rf"(?:is|are) (?:the|a|an) ({_KINDS}) (?:which|that) (.+)$", predicate)
+            if echo:
+                return f"In {about}, which {echo.group(1)} {echo.group(2)}?"
             return f"In {about}, which {kind} {predicate}?"
     asked = _instruction_question(clause, term, word, about)
     if asked is not None:
