@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from qagen.generate.context import GenerationContext, item_id
 from qagen.generate.entities import Entity, extract_entities
 from qagen.generate.factoids import entity_question
-from qagen.generate.forms import contract, forms, languages
+from qagen.generate.forms import contract, forms, languages, subject_in
 from qagen.generate.phrasing import (
     cut_heading,
     definition_questions,
@@ -636,15 +636,15 @@ _NEEDS_CONTEXT_IN = {
     language: re.compile(pattern, re.IGNORECASE)
     for language, pattern in {
         "it": r"\b(?:questo|questa|questi|queste|quello|quella|quelli|quelle|ciò|tale|tali|esso|essa|essi|esse|"
-        r"suddett[oaie]|predett[oaie]|seguente|precedente|sopra)\b"
+        r"suddett[oaie]|predett[oaie]|seguente|precedente|sopra|di seguito|come segue|qui sotto)\b"
         r"|^(?:ma|quindi|inoltre|invece|però|anche|così|poi|infine|allora|in questo caso|in tal caso)\b",
         "es": r"\b(?:este|esta|estos|estas|esto|ese|esa|esos|esas|eso|aquel|aquella|aquello|ello|dich[oa]s?|tal|"
-        r"tales|anterior|siguiente)\b"
+        r"tales|anterior|siguiente|a continuación)\b"
         r"|^(?:pero|además|así|entonces|también|sin embargo|por lo tanto|en cambio|por otro lado|en ese caso)\b",
         "pt": r"\b(?:este|esta|estes|estas|isto|esse|essa|esses|essas|isso|aquele|aquela|aquilo|tal|tais|"
-        r"acima|seguinte|anterior)\b"
+        r"acima|seguinte|anterior|a seguir|abaixo)\b"
         r"|^(?:mas|além disso|assim|então|também|no entanto|portanto|por outro lado|nesse caso)\b",
-        "nl": r"\b(?:dit|deze|zo'n|zulke|hierboven|hieronder|bovenstaande|onderstaande|volgende|vorige)\b"
+        "nl": r"\b(?:dit|deze|zo'n|zulke|hierboven|hieronder|bovenstaande|onderstaande|volgende|vorige|als volgt)\b"
         r"|^(?:dat|die|het (?:kan|is|wordt|werd|moet|mag|zal|heeft|bevat|biedt)|hij|zij|ze|daarom|ook|maar|en|dus|"
         r"bovendien|daarnaast|verder)\b",
         "fr": r"\b(?:ce|cet|cette|ces|ceci|cela|ça|celui|celle|ceux|celles|ci-dessus|ci-dessous|suivante?s?|"
@@ -902,7 +902,7 @@ def _cloze_question(sentence: str, term: Term, title: str, language: str = "en")
     if template is not None:
         if isinstance(template, list):  # several wordings: one per sentence, so no one frame opens most items
             template = template[int(sha256_text(f"{clause}|{term.text}")[:8], 16) % len(template)]
-        return contract(template.format(about=lower_article(re.sub(r"^the\s+", "", about)), blanked=blanked), language)
+        return contract(template.format(about=lower_article(subject_in(about, language)), blanked=blanked), language)
     word = KIND_WORDS.get(term.kind) or _ENTITY_WORDS[term.kind]
     asked = blank_question(clause, term.text, word, about)
     if asked is not None:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from qagen.generate.entities import Entity
-from qagen.generate.forms import contract, forms
+from qagen.generate.forms import contract, forms, subject_in
 from qagen.generate.phrasing import (
     _CONTACT_HEADINGS,
     _IMPERATIVE_VERBS,
@@ -399,7 +399,7 @@ def entity_question(
         topic = lower_first(head) if head and not boilerplate else (title or head)
         topic = re.sub(r"\buw\b", "mijn", topic) if language == "nl" else topic
         answer = sentence if len(sentence.split()) >= 4 else line
-        subject = re.sub(r"^the\s+", "", document_subject(title))  # with_subject lowers a leading article
+        subject = subject_in(document_subject(title), language)  # with_subject lowers a leading article
         question = contract(with_subject(template.format(topic=topic), subject, language), language)
         return EntityQuestion(question, answer, 3.0)
     at = line.find(entity.text)

@@ -1,7 +1,9 @@
 """Question forms of the offline generator per language, as data: ``forms/<code>.json``.
 
 Each file may hold ``heading`` (a question about a section heading: ``{heading}``,
-``{subject}``), ``cloze`` (a fill-in-the-blank question per term kind: ``{about}``,
+``{subject}``; ``"noun_headings": false`` keeps it from noun headings, leaving tasks and question
+headings), ``kinds`` (an English "X package" / "X class" subject said in the language:
+``{name}``), ``cloze`` (a fill-in-the-blank question per term kind: ``{about}``,
 ``{blanked}``; a list of wordings is taken one per sentence), ``factoid`` (a question per entity
 kind: ``{topic}``) and ``contractions``
 (preposition + article pairs the language joins: "su il" -> "sul"). English is written in
@@ -37,6 +39,17 @@ def contract(text: str, language: str) -> str:
         pattern = re.compile(r"(?<![\w'’])" + re.escape(loose), re.IGNORECASE)
         text = pattern.sub(lambda m, j=joined: (j[:1].upper() + j[1:]) if m.group(0)[:1].isupper() else j, text)
     return text
+
+
+def subject_in(subject: str, language: str) -> str:
+    """An English subject said in ``language``: "the itnumpar package" -> "il pacchetto itnumpar" (the
+    forms file's ``kinds``), any other subject without its English article ("the Debian FAQ" -> "Debian
+    FAQ"); quoted titles and names are kept as they are."""
+    named = re.fullmatch(r"(?:the\s+)?([\w@.+-]+)\s+(package|class|bundle)", subject.strip(), re.IGNORECASE)
+    kinds = forms(language).get("kinds") or {}
+    if named and named.group(2).lower() in kinds:
+        return str(kinds[named.group(2).lower()]).format(name=named.group(1))
+    return re.sub(r"^the\s+", "", subject)
 
 
 def languages() -> list[str]:
