@@ -359,3 +359,23 @@ def test_round_25_an_english_package_subject_is_said_in_the_language_and_forward
     text = "A continuación se presentan las órdenes \\spanishdate y \\spanishdeactivate con sus opciones."
     section = Section("d-s0", "d", "d.pdf", "Órdenes de fecha", text, 1, 1, 0)
     assert _cloze_targets(section, find_terms(text), "es") == []
+
+
+def test_round_28_clozes_that_lean_on_the_sentence_before_and_a_mac_address_is_no_time() -> None:
+    from qagen.generate.extractive import _cloze_targets
+    from qagen.generate.terms import find_terms
+
+    def targets(text: str, language: str) -> list[str]:
+        section = Section("d-s0", "d", "d.pdf", "Punteggio", text, 1, 1, 0)
+        return [unit.text for unit, _ in _cloze_targets(section, find_terms(text), language)]
+
+    italian = [
+        "La prima si ottiene mediante il comando-dichiarazione \\punteggiorighe, che imposta la stampa.",
+        "Di conseguenza, l'allineamento predefinito è bl, e la ricerca dei comandi \\tex avviene dopo.",
+        "Il comando \\psfrag si usa come mostra il prossimo esempio nella figura del documento.",
+    ]
+    assert [targets(text, "it") for text in italian] == [[], [], []]
+    assert targets("Por consiguiente, la orden \\selectlanguage cambia también las fechas del documento.", "es") == []
+    mac = "Om een apparaat met een MAC-adres 52:54:00:12:34:10 een vast IP-adres te geven, opent u GOsa."
+    assert not [t for t in find_terms(mac) if t.kind == "time"]
+    assert [t.text for t in find_terms("De balie is open tot 17:30 op werkdagen.") if t.kind == "time"] == ["17:30"]

@@ -637,13 +637,16 @@ _NEEDS_CONTEXT_IN = {
     for language, pattern in {
         "it": r"\b(?:questo|questa|questi|queste|quello|quella|quelli|quelle|ciò|tale|tali|esso|essa|essi|esse|"
         r"suddett[oaie]|predett[oaie]|seguente|precedente|sopra|di seguito|come segue|qui sotto)\b"
-        r"|^(?:ma|quindi|inoltre|invece|però|anche|così|poi|infine|allora|in questo caso|in tal caso)\b",
+        r"|^(?:ma|quindi|inoltre|invece|però|anche|così|poi|infine|allora|in questo caso|in tal caso|di conseguenza|"
+        r"(?:il|la) (?:prim|second|terz)[oa]|lo stesso|la stessa)\b|\b(?:prossimo esempio|come mostra)\b",
         "es": r"\b(?:este|esta|estos|estas|esto|ese|esa|esos|esas|eso|aquel|aquella|aquello|ello|dich[oa]s?|tal|"
         r"tales|anterior|siguiente|a continuación)\b"
-        r"|^(?:pero|además|así|entonces|también|sin embargo|por lo tanto|en cambio|por otro lado|en ese caso)\b",
+        r"|^(?:pero|además|así|entonces|también|sin embargo|por lo tanto|en cambio|por otro lado|en ese caso|"
+        r"por consiguiente|en consecuencia|(?:el|la) (?:primer[oa]|segund[oa])|lo mismo)\b|\bpróximo ejemplo\b",
         "pt": r"\b(?:este|esta|estes|estas|isto|esse|essa|esses|essas|isso|aquele|aquela|aquilo|tal|tais|"
         r"acima|seguinte|anterior|a seguir|abaixo)\b"
-        r"|^(?:mas|além disso|assim|então|também|no entanto|portanto|por outro lado|nesse caso)\b",
+        r"|^(?:mas|além disso|assim|então|também|no entanto|portanto|por outro lado|nesse caso|por conseguinte|"
+        r"consequentemente|(?:o|a) (?:primeir|segund)[oa]|o mesmo)\b|\bpróximo exemplo\b",
         "nl": r"\b(?:dit|deze|zo'n|zulke|hierboven|hieronder|bovenstaande|onderstaande|volgende|vorige|als volgt)\b"
         r"|^(?:dat|die|het (?:kan|is|wordt|werd|moet|mag|zal|heeft|bevat|biedt)|hij|zij|ze|daarom|ook|maar|en|dus|"
         r"bovendien|daarnaast|verder)\b",

@@ -38,7 +38,8 @@ _UNITS = r"(?:ml|litres?|liters?|kg|g|cm|mm|km|metres?|meters?|V|W|Hz|GHz|MHz|ba
 KINDS: dict[str, re.Pattern[str]] = {
     "money": re.compile(r"(?<![\w.])(?:[€$£]\s?\d[\d.,]*\d|[€$£]\s?\d|\d[\d.,]*\s?(?:euros?|EUR|USD|dollars))(?![\w])"),
     "percent": re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?\s?%"),
-    "time": re.compile(r"(?<![\w.:])(?:\d{1,2}:\d{2}(?:\s?(?:a\.m\.|p\.m\.))?|\d{1,2}\s?(?:a\.m\.|p\.m\.))"),
+    # not a pair inside a MAC address or a longer colon-separated run ("52:54:00:12:34:10")
+    "time": re.compile(r"(?<![\w.:])(?:\d{1,2}:\d{2}(?![:\w])(?:\s?(?:a\.m\.|p\.m\.))?|\d{1,2}\s?(?:a\.m\.|p\.m\.))"),
     "duration": re.compile(rf"(?<![\w.])(?:{_NUM}\s(?:to|or|and)\s)?{_NUM}(?:\s|-){_UNIT_TIME}(?![\w])", re.IGNORECASE),
     "quantity": re.compile(rf"(?<![\w.])\d+(?:[.,]\d+)?\s?{_UNITS}(?![\w/])"),
     # a TeX-style command named in a sentence ("The \columnbreak command forces ...")
