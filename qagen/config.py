@@ -498,6 +498,26 @@ class SplitsConfig(_Section):
         "I cannot answer this question from the available documents.",
         description="expected answer of an unanswerable (other-fold) question",
     )
+    out_of_scope_share: float = Field(
+        0.0,
+        ge=0.0,
+        lt=0.5,
+        description="share of each iteration's questions that are out of scope: off the corpus's domain "
+        "('Who won the FIFA World Cup in 2014?'), in the documents' languages, from qagen's bundled lists, "
+        "each checked against every page; expected behaviour refuse (0 = none)",
+    )
+    out_of_scope_max_coverage: float = Field(
+        0.5,
+        gt=0.0,
+        le=1.0,
+        description="an out-of-scope candidate is dropped when one page holds this share of its terms' weight",
+    )
+    out_of_scope_max_similarity: float = Field(
+        0.6,
+        gt=0.0,
+        le=1.0,
+        description="... or when a passage of its best pages is this similar to it (cosine, with an embedder)",
+    )
     approved_only: bool = Field(
         False,
         description="lay out the splits from reviewed items approved under approval_rule only "

@@ -19,8 +19,10 @@ from qagen.records import Item
 # A record's role fixes its expected behaviour: answerable <-> answer, unanswerable <-> refuse.
 _ROLE_RULE = {
     "if": {"properties": {"role": {"const": "answerable"}}},
-    "then": {"properties": {"expected_behavior": {"const": "answer"}}},
-    "else": {"properties": {"expected_behavior": {"const": "refuse"}}},
+    "then": {"properties": {"expected_behavior": {"const": "answer"}, "scope": {"const": "in_scope"}}},
+    "else": {
+        "properties": {"expected_behavior": {"const": "refuse"}, "scope": {"enum": ["other_fold", "out_of_scope"]}}
+    },
 }
 
 
@@ -39,6 +41,9 @@ class SplitLeakage:
 class SplitQuestion(Item):
     """An item in one iteration's role: answerable (its fold is loaded) or unanswerable (refuse).
 
+    ``scope`` says why an unanswerable one is: its fold is not loaded (``other_fold``), or it is
+    about nothing the corpus covers (``out_of_scope``: no source, fold 0, from :mod:`qagen.scope`).
+
     ``expected_answer`` is the item's answer when answerable and the configured refusal
     (``splits.refusal_answer``) when unanswerable; ``contexts`` are the source section texts.
     """
@@ -46,6 +51,9 @@ class SplitQuestion(Item):
     __pydantic_config__ = ConfigDict(json_schema_extra={"allOf": [_ROLE_RULE]})
 
     role: Literal["answerable", "unanswerable"]
+    # in_scope: its fold is loaded; other_fold: asked where its fold is not; out_of_scope: off the
+    # corpus's domain (qagen.scope), asked in both iterations of its set
+    scope: Literal["in_scope", "other_fold", "out_of_scope"]
     expected_behavior: Literal["answer", "refuse"]
     expected_answer: str
     contexts: tuple[str, ...]

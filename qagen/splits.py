@@ -144,11 +144,100 @@ def build_splits(
     leakage = _leakage_report(placed, leak, checks, keep, config)
     if translations:
         leakage["translations"] = {doc: list(others) for doc, others in sorted(translations.items())}
+    scope = _out_of_scope(questions, placed, pages, config, embed, sections) if config.out_of_scope_share else None
     crosseval = _crosseval(
         corpus, placed, questions, leak, checks, keep, config, page_excluded, item_excluded, len(pages)
     )
     crosseval["warnings"] = cell_warnings(questions, placed, assignments, config)
+    if scope is not None:
+        leakage["out_of_scope"] = scope
+        crosseval["out_of_scope"] = {k: v for k, v in scope.items() if k != "verdicts"}
+        for it in crosseval["iterations"]:
+            it["counts"]["unanswerable_out_of_scope"] = scope["asked"].get(it["set"], 0)
+        for split, missing in scope["shortfall"].items():
+            crosseval["warnings"].append(
+                {
+                    "code": "out_of_scope_shortfall",
+                    "set": split,
+                    "missing": missing,
+                    "message": f"{split}: {sum(missing.values())} out-of-scope question(s) fewer than "
+                    f"splits.out_of_scope_share asks ({', '.join(f'{k} {v}' for k, v in sorted(missing.items()))}): "
+                    "no bundled list for the language, or the corpus answers the rest",
+                }
+            )
     return SplitsResult(corpus, answerable, questions, crosseval, leakage)
+
+
+def _out_of_scope(
+    questions: dict[Cell, list[dict[str, Any]]],
+    placed: Mapping[Cell, list[Item]],
+    pages: Sequence[Page],
+    config: SplitsConfig,
+    embed: Embed | None,
+    sections: Mapping[str, Section] | None,
+) -> dict[str, Any]:
+    """Add each set's out-of-scope questions to both of its iterations (see :mod:`qagen.scope`);
+    return what was asked, found short and checked, for ``splits/leakage.json``."""
+    from qagen.scope import select
+
+    share = config.out_of_scope_share
+    wanted: dict[str, dict[str, int]] = {}
+    for s in SETS:
+        per_iteration = sum(len(questions[(s, f)]) for f in FOLDS) / len(FOLDS)
+        n = round(per_iteration * share / (1 - share))
+        languages = Counter(it.language for f in FOLDS for it in placed[(s, f)])
+        wanted[s] = _apportion(n, languages)
+    selection = select(
+        wanted,
+        pages,
+        config.refusal_answer,
+        sections=sections,
+        embed=embed if config.leakage_embeddings else None,
+        max_coverage=config.out_of_scope_max_coverage,
+        max_similarity=config.out_of_scope_max_similarity,
+    )
+    verdict = {(v.question, v.language): v for v in selection.verdicts}
+    for s in SETS:
+        for f in FOLDS:
+            for item in selection.items.get(s, []):
+                v = verdict[(item.question, item.language)]
+                questions[(s, f)].append(
+                    {
+                        **to_dict(item),
+                        "role": "unanswerable",
+                        "scope": "out_of_scope",
+                        "expected_behavior": "refuse",
+                        "expected_answer": config.refusal_answer,
+                        "contexts": [],
+                        "leakage": {
+                            "page_id": v.page_id,
+                            "rouge": 0.0,
+                            "similarity": v.similarity,
+                            "similarity_page_id": v.page_id if v.similarity is not None else None,
+                            "flagged": False,
+                        },
+                    }
+                )
+    return {
+        "share": share,
+        "wanted": wanted,
+        "asked": {s: len(selection.items.get(s, [])) for s in SETS},
+        "shortfall": selection.shortfall,
+        "rejected": sum(not v.kept for v in selection.verdicts),
+        "verdicts": [v.to_dict() for v in selection.verdicts],
+    }
+
+
+def _apportion(n: int, weights: Counter[str]) -> dict[str, int]:
+    """``n`` shared over the keys of ``weights`` in proportion (largest remainder, ties by key)."""
+    total = sum(weights.values())
+    if n <= 0 or total == 0:
+        return {}
+    exact = {k: n * w / total for k, w in weights.items()}
+    out = {k: int(v) for k, v in exact.items()}
+    for k in sorted(exact, key=lambda k: (-(exact[k] - out[k]), k))[: n - sum(out.values())]:
+        out[k] += 1
+    return {k: v for k, v in sorted(out.items()) if v}
 
 
 def _answerability(
@@ -259,6 +348,7 @@ def _record(
     return {
         **to_dict(item),
         "role": role,
+        "scope": "in_scope" if answerable else "other_fold",
         "expected_behavior": "answer" if answerable else "refuse",
         "expected_answer": item.answer if answerable else config.refusal_answer,
         "contexts": contexts.get(item.id, []),

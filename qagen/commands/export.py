@@ -21,9 +21,10 @@ chatbot fed from an export sees them; ``question_stem`` (hf, csv, and the others
 the question alone. ``formulation`` says whether it is a sentence, a search query or a noisy
 question, and ``variant_of`` which question a variant was made from.
 
-An unanswerable question (its fold is not in the iteration's corpus) has the configured
-refusal as expected answer, ``answerable = false`` and ``expected_behavior = "refuse"``;
-its contexts are empty because nothing in that corpus supports an answer.
+An unanswerable question (its fold is not in the iteration's corpus, ``scope = "other_fold"``,
+or it is off the corpus's domain, ``scope = "out_of_scope"``) has the configured refusal as
+expected answer, ``answerable = false`` and ``expected_behavior = "refuse"``; its contexts are
+empty because nothing in that corpus supports an answer.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ CROSSEVAL = "crosseval.json"
 # ("string", "bool", "int64", "float64"; a list means a sequence of that type).
 COLUMN_TYPES: dict[str, str | list[str]] = {
     "id": "string", "iteration": "string", "question": "string", "answer": "string", "answerable": "bool",
-    "expected_behavior": "string", "type": "string", "options": ["string"], "answer_index": "int64",
+    "expected_behavior": "string", "scope": "string", "type": "string", "options": ["string"], "answer_index": "int64",
     "reference_answer": "string", "contexts": ["string"], "context_ids": ["string"], "source_contexts": ["string"],
     "doc_id": "string", "doc_path": "string", "pdf_pages": ["int64"], "section_ids": ["string"],
     "page_ids": ["string"], "topic_id": "int64", "fold": "int64", "split": "string", "corpus_fold": "int64",
@@ -126,6 +127,7 @@ def flat_record(rec: dict[str, Any], iteration: dict[str, Any]) -> dict[str, Any
         "answer": rec["expected_answer"],
         "answerable": answerable,
         "expected_behavior": rec["expected_behavior"],
+        "scope": rec.get("scope") or ("in_scope" if answerable else "other_fold"),
         "type": rec["type"],
         "options": list(rec["options"]) if rec.get("options") is not None else None,
         "answer_index": rec.get("answer_index"),

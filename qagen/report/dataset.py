@@ -164,6 +164,7 @@ def crosseval_view(data: ReportData) -> dict[str, Any] | None:
                 "excluded": counts.get("unanswerable_excluded_leakage", 0),
                 "excluded_answerable": counts.get("unanswerable_excluded_answerable", 0),
                 "dropped": counts.get("answerable_excluded_unsupported", 0),
+                "out_of_scope": counts.get("unanswerable_out_of_scope", 0),
             }
         )
     pages = ce.get("pages") or {}
@@ -180,5 +181,7 @@ def crosseval_view(data: ReportData) -> dict[str, Any] | None:
         "unsupported": int(leakage.get("unsupported_answerable") or 0),
         "warnings": [str(w.get("message", "")) for w in ce.get("warnings") or [] if isinstance(w, dict)],
         "refusal": ce.get("refusal_answer"),
+        # off-domain questions (splits.out_of_scope_share), absent when none were asked
+        "out_of_scope": ce.get("out_of_scope"),
         "review": report_review(data),  # current verdicts (reviews.jsonl) when present
     }

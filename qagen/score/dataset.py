@@ -28,6 +28,7 @@ class Question:
     item: Item
     role: str  # answerable | unanswerable
     expected_answer: str
+    scope: str = "in_scope"  # in_scope | other_fold | out_of_scope (splits' "scope")
 
     @property
     def answerable(self) -> bool:
@@ -67,7 +68,9 @@ class Matched:
 def question_from_record(record: dict[str, Any]) -> Question:
     """A :class:`Question` from one ``questions.jsonl`` record."""
     item = from_dict(Item, {k: record[k] for k in _ITEM_FIELDS if k in record})
-    return Question(item, record.get("role", "answerable"), record.get("expected_answer", item.answer))
+    role = record.get("role", "answerable")
+    scope = record.get("scope") or ("in_scope" if role == "answerable" else "other_fold")  # older splits: none
+    return Question(item, role, record.get("expected_answer", item.answer), scope)
 
 
 def load_dataset(out_dir: str | Path, phone_region: str = "auto") -> Dataset:

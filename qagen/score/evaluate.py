@@ -51,6 +51,7 @@ def _base_row(it: Iteration, q: Question, answer: str, latency: float | None, de
         "iteration": it.name,
         "set": it.set,
         "role": q.role,
+        "scope": q.scope,
         "type": item.type,
         "fold": item.fold,
         "bloom": item.bloom,

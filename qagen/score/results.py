@@ -14,6 +14,7 @@ BREAKDOWNS = {
     "by_set": lambda r: r["set"],
     "by_fold": lambda r: r["fold"],
     "by_type": lambda r: r["type"],
+    "by_scope": lambda r: r.get("scope"),
     "by_bloom": lambda r: r["bloom"],
     "by_scenario": lambda r: r["scenario"],
     "by_topic": lambda r: r["topic"],
@@ -117,6 +118,12 @@ def format_summary(scores: dict[str, Any]) -> str:
         f"scored {cov['answers']} answers ({cov['missing']} questions unanswered); MCQ judge "
         f"{scores['judge']['mcq']}, refusals by {by}",
     )
+    oos = ((scores.get("by_scope") or {}).get("out_of_scope") or {}).get("unanswerable")
+    if oos:  # off-domain questions are among the unanswerable ones above; said apart too
+        text.append(
+            f"out of scope (off the corpus's domain): {oos['n']} asked, {oos['answered']} answered "
+            f"({100 * oos['answered_share']:.1f}%), {oos['declined']} declined"
+        )
     text += [f"warning: {w}" for w in scores["warnings"]]
     return "\n".join(text)
 

@@ -90,6 +90,10 @@ def run(ctx: StageContext) -> StageOutput:
     # questions asked in each iteration (answerable and unanswerable), named as the iterations are
     counts = {f"questions_{s}_iteration_{f}": len(v) for (s, f), v in sorted(result.questions.items())}
     counts["leakage_flagged"] = result.leakage["flagged"]
+    scope = result.leakage.get("out_of_scope")
+    if scope is not None:  # off-domain questions asked in every iteration of their set
+        counts["out_of_scope"] = sum(scope["asked"].values())
+        counts["out_of_scope_rejected"] = scope["rejected"]
     checked = result.leakage.get("answerability")
     if checked is not None:  # the question-side check and the answer check of the answerable role
         counts["answerable_from_corpus"] = checked["answerable_from_corpus"]
