@@ -93,6 +93,7 @@ def build_splits(
     sections: Mapping[str, Section] | None = None,
     judge: Judge | None = None,
     translations: Mapping[str, Sequence[str]] | None = None,
+    scope_embed: Embed | None = None,
 ) -> SplitsResult:
     """Lay out the cross-evaluation iterations and run the leakage and answerability checks.
 
@@ -110,6 +111,8 @@ def build_splits(
             for the questions the offline check finds answerable or is unsure of; None: offline only.
         translations: Document id -> its translations' ids: a question is not asked as
             unanswerable where a translation of its document is loaded.
+        scope_embed: A semantic embedder for the out-of-scope check's passage similarity
+            (``splits.out_of_scope_share``); None: that check reads the words alone.
 
     Returns:
         A :class:`SplitsResult`.
@@ -144,7 +147,9 @@ def build_splits(
     leakage = _leakage_report(placed, leak, checks, keep, config)
     if translations:
         leakage["translations"] = {doc: list(others) for doc, others in sorted(translations.items())}
-    scope = _out_of_scope(questions, placed, pages, config, embed, sections) if config.out_of_scope_share else None
+    scope = (
+        _out_of_scope(questions, placed, pages, config, scope_embed, sections) if config.out_of_scope_share else None
+    )
     crosseval = _crosseval(
         corpus, placed, questions, leak, checks, keep, config, page_excluded, item_excluded, len(pages)
     )
@@ -192,7 +197,7 @@ def _out_of_scope(
         pages,
         config.refusal_answer,
         sections=sections,
-        embed=embed if config.leakage_embeddings else None,
+        embed=embed,
         max_coverage=config.out_of_scope_max_coverage,
         max_similarity=config.out_of_scope_max_similarity,
     )

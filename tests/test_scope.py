@@ -77,7 +77,7 @@ def test_sets_get_disjoint_questions_in_their_languages_and_a_missing_list_falls
 def built(tmp_path: Path):
     items, pages, assignments, sections = scenario()
     cfg = SplitsConfig(out_of_scope_share=0.25, drop_unsupported_answerable=False)
-    res = build_splits(items, pages, assignments, cfg, embed=fake_embed, sections=sections)
+    res = build_splits(items, pages, assignments, cfg, embed=fake_embed, sections=sections, scope_embed=fake_embed)
     write_splits(res, tmp_path)
     return res, tmp_path
 
@@ -161,3 +161,18 @@ def test_a_build_asks_out_of_scope_questions_and_scores_and_exports_them(fast_ex
     html = (out / "report.html").read_text()
     assert "Out of scope: each set also asks questions off the corpus" in html
     assert '<th class="n">Out of scope</th>' in html
+
+
+def test_a_lexical_embedder_gives_the_check_no_similarity(fast_example_build, tmp_path) -> None:
+    # TF-IDF/LSA cosines of unrelated short texts run high on small corpora: only the words decide then
+    import shutil
+
+    from qagen import build
+    from tests.support.fast import EXAMPLES, FAST
+
+    out = tmp_path / "out"
+    shutil.copytree(fast_example_build, out)
+    build(EXAMPLES, out, overrides=[*FAST, "splits.out_of_scope_share=0.1"])  # FAST embeds with tfidf
+    verdicts = json.loads((out / "splits" / "leakage.json").read_text())["out_of_scope"]["verdicts"]
+    assert verdicts and all(v["similarity"] is None for v in verdicts)
+    assert all(v["reason"] != "similar_passage" for v in verdicts)

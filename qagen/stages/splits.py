@@ -58,6 +58,11 @@ def run(ctx: StageContext) -> StageOutput:
         ctx.inputs["items.jsonl"], ctx.inputs.get("reviews.jsonl"), cfg.approved_only, cfg.approval_rule
     )
     embedder = make_embedder(ctx)
+    from qagen.embed.tfidf import TfidfEmbedder
+
+    # TF-IDF/LSA cosines say which words two texts share, not what they mean: the out-of-scope check
+    # then reads the words alone (LSA puts unrelated short texts at 0.6-0.9 on the multilingual corpus)
+    semantic = not isinstance(embedder.embedder, TfidfEmbedder)
     languages, _ = document_languages(sections)
     translated = translations(sections, languages)
     if translated:
@@ -86,6 +91,7 @@ def run(ctx: StageContext) -> StageOutput:
         sections={s.id: s for s in sections},
         judge=judge,
         translations=translated,
+        scope_embed=embedder.embed if semantic else None,
     )
     # questions asked in each iteration (answerable and unanswerable), named as the iterations are
     counts = {f"questions_{s}_iteration_{f}": len(v) for (s, f), v in sorted(result.questions.items())}
