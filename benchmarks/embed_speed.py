@@ -12,16 +12,20 @@ neighbour stays the same (top-1 agreement) and the overlap of the ten nearest. V
   3. float32 on the first 128 word pieces (what the model was trained on; the config reads 256),
   4. ONNX Runtime float32 and 5. ONNX Runtime int8 (dynamic, per channel): exported from the
      same bundled weights, offline; only when ``onnx`` and ``onnxruntime`` are installed
-     (``pip install onnx onnxruntime``), skipped otherwise.
+     (``pip install onnx onnxruntime``), skipped otherwise;
+  6. qagen's ``openvino`` backend (``qagen/embed/openvino.py``) at the CPU's default precision
+     (bfloat16 where the CPU has it) and at float32, when ``openvino`` is installed.
 
-All variants run in one process on the same texts, one after the other, so their ratios are
-comparable; the wall-clock times are printed with the load average. Skips cleanly (exit 0) when
+All variants run in one process on the same texts, interleaved over ``--rounds`` rounds (the
+order turned each round), so their ratios are comparable: the median of the per-round ratios is
+reported, with the load average after each round. Skips cleanly (exit 0) when
 ``../shared/corpora`` is absent.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 import tempfile
@@ -130,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sections", type=int, default=400)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved timing rounds (median reported)")
     args = parser.parse_args(argv)
     if not (CORPORA / "manuals").is_dir():
         print(f"skipped: {CORPORA / 'manuals'} not found")
@@ -162,25 +167,45 @@ def main(argv: list[str] | None = None) -> int:
     variants["float32, first 128 word pieces"] = st_encoder(short)
     onnx = onnx_encoders(folder, model.max_seq_length, args.threads)
     variants.update(onnx)
+    openvino = importlib.util.find_spec("openvino") is not None
+    if openvino:  # qagen's own backend (embed.backend = "openvino"), both precisions
+        from qagen.embed.openvino import OpenVINOEmbedder
 
-    rows: list[tuple[str, float, np.ndarray]] = []
-    for name, encode in variants.items():
-        encode(texts[:8])  # warm-up: first-call allocations are not the steady rate
-        start = time.perf_counter()
-        vectors = encode(texts)
-        rows.append((name, time.perf_counter() - start, vectors))
-    today_s, today = rows[0][1], rows[0][2]
+        for precision in ("auto", "f32"):
+            ov = OpenVINOEmbedder(str(folder), precision=precision, threads=args.threads)
+            variants[f"qagen openvino backend, precision {precision}"] = ov.embed
+
+    names = list(variants)
+    for encode in variants.values():
+        encode(texts[:8])  # warm-up (and OpenVINO's conversion): first calls are not the steady rate
+    seconds: dict[str, list[float]] = {n: [] for n in names}
+    vectors: dict[str, np.ndarray] = {}
+    loads = []
+    for r in range(args.rounds):  # interleaved, the order turned each round: a busy spell hits every variant
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            start = time.perf_counter()
+            vectors[name] = variants[name](texts)
+            seconds[name].append(time.perf_counter() - start)
+        loads.append(os.getloadavg()[0])
+    today = vectors[names[0]]
     print(
-        f"{len(texts)} sections of the shared manuals; {args.threads} threads; load average {os.getloadavg()[0]:.1f}\n"
+        f"{len(texts)} sections of the shared manuals; {args.threads} threads; {args.rounds} interleaved round(s); "
+        f"load average after each: {', '.join(f'{x:.1f}' for x in loads)}\n"
     )
-    print("| variant | sections/s | vs today | mean cosine with today | top-1 neighbour same | top-10 overlap |")
+    print(
+        "| variant | sections/s (median) | vs today (median of per-round ratios) | mean cosine with today "
+        "| top-1 neighbour same | top-10 overlap |"
+    )
     print("|---|---|---|---|---|---|")
-    for name, seconds, vectors in rows:
-        cosine, top1, top10 = quality(today, vectors)
-        speed = f"{len(texts) / seconds:.1f} | {today_s / seconds:.2f}x"
-        print(f"| {name} | {speed} | {cosine:.4f} | {top1:.3f} | {top10:.3f} |")
+    for name in names:
+        cosine, top1, top10 = quality(today, vectors[name])
+        ratio = float(np.median([t / s for t, s in zip(seconds[names[0]], seconds[name], strict=True)]))
+        speed = f"{len(texts) / float(np.median(seconds[name])):.1f} | {ratio:.2f}x"
+        print(f"| {name} | {speed} | {cosine:.5f} | {top1:.3f} | {top10:.3f} |")
     if not onnx:
         print("\nONNX Runtime variants skipped: pip install onnx onnxruntime")
+    if not openvino:
+        print('OpenVINO variants skipped: pip install "qagen[openvino]"')
     return 0
 
 

@@ -93,11 +93,17 @@ class EmbedConfig(_Section):
 
     backend: str = Field(
         "auto",
-        description="auto | minilm | tfidf | sentence-transformers:<path or name> | openai:<model>[@<base_url>]",
+        description="auto | minilm | tfidf | sentence-transformers:<path or name> | openvino[:<path or name>] | "
+        "openai:<model>[@<base_url>]",
     )
     batch_size: int = Field(64, gt=0, description="texts per model forward pass or per API request")
     tfidf_dims: int = Field(256, gt=1, description="dimensions of the tfidf backend (TF-IDF reduced by SVD)")
     device: str = Field("cpu", description="torch device for sentence-transformers models (cpu, cuda, mps)")
+    openvino_precision: Literal["auto", "f32"] = Field(
+        "auto",
+        description="openvino backend: auto = the CPU's default (bfloat16 where the CPU has it: about 2.5x "
+        "the sentence-transformers backend on 2 cores, 99.5 % of nearest neighbours kept), f32 = exact",
+    )
     offline: bool = Field(False, description="never download a model; only local folders and the Hugging Face cache")
     base_url: str | None = Field(
         None, description="openai server; unset = the LLM's (URL in llm.backend, llm.base_url or api.openai.com)"

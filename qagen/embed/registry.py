@@ -36,8 +36,8 @@ def get_embedder(
 
     Args:
         spec: ``auto`` (bundled MiniLM if installed, else tfidf), ``minilm``, ``tfidf``,
-            ``sentence-transformers:<folder or name>``, ``openai:<model>[@<base_url>]``, a
-            registered name, or an embedder object.
+            ``sentence-transformers:<folder or name>``, ``openvino[:<folder or name>]``,
+            ``openai:<model>[@<base_url>]``, a registered name, or an embedder object.
         config: The ``[embed]`` config section (defaults when None).
         llm_config: The ``[llm]`` section; the openai backend falls back to its server (URL in
             ``llm.backend``, else ``llm.base_url``), api_key_env, timeout_s and max_retries, so one
@@ -141,6 +141,13 @@ def llm_base_url(llm_config: LLMConfig) -> str | None:
     return match["url"] if match else llm_config.base_url
 
 
+def _openvino(arg: str, config: EmbedConfig, llm_config: LLMConfig | None) -> Embedder:
+    from qagen.embed.openvino import OpenVINOEmbedder
+    from qagen.embed.sentence import MINILM
+
+    return OpenVINOEmbedder(arg or MINILM, precision=config.openvino_precision, offline=config.offline)
+
+
 for _name, _factory in {
     "auto": _auto,
     "minilm": _minilm,
@@ -148,5 +155,6 @@ for _name, _factory in {
     "st": _sentence_transformers,
     "tfidf": _tfidf,
     "openai": _openai,
+    "openvino": _openvino,
 }.items():
     register_embedder(_name, _factory)
