@@ -176,3 +176,18 @@ def test_a_lexical_embedder_gives_the_check_no_similarity(fast_example_build, tm
     verdicts = json.loads((out / "splits" / "leakage.json").read_text())["out_of_scope"]["verdicts"]
     assert verdicts and all(v["similarity"] is None for v in verdicts)
     assert all(v["reason"] != "similar_passage" for v in verdicts)
+
+
+def test_inspect_says_how_many_out_of_scope_questions_were_asked(fast_example_build, tmp_path) -> None:
+    import shutil
+
+    from qagen import build
+    from qagen.commands.inspect import inspect_dir
+    from tests.support.fast import EXAMPLES, FAST
+
+    out = tmp_path / "out"
+    shutil.copytree(fast_example_build, out)
+    build(EXAMPLES, out, overrides=[*FAST, "splits.out_of_scope_share=0.1"])
+    text = inspect_dir(out)
+    assert "out of scope (off the corpus's domain, asked in both iterations of a set): validation" in text
+    assert json.loads(inspect_dir(out, as_json=True))["splits"]["out_of_scope"]["share"] == 0.1

@@ -158,6 +158,7 @@ def placed_in_splits(out: Path, crosseval: dict[str, Any]) -> dict[str, Any]:
                 "excluded_leakage": counts.get("unanswerable_excluded_leakage", 0),
                 "excluded_answerable": counts.get("unanswerable_excluded_answerable", 0),
                 "dropped_unsupported": counts.get("answerable_excluded_unsupported", 0),
+                "out_of_scope": counts.get("unanswerable_out_of_scope", 0),
             }
         )
         answerable = out / str(it.get("answerable") or "")
@@ -177,6 +178,9 @@ def placed_in_splits(out: Path, crosseval: dict[str, Any]) -> dict[str, Any]:
             "answerable_from_corpus": leakage.get("answerable_from_corpus", 0),
             "unsupported_answerable": leakage.get("unsupported_answerable", 0),
         }
+    scope = crosseval.get("out_of_scope")
+    if scope:  # off-domain questions (splits.out_of_scope_share): wanted, asked, left out
+        data["out_of_scope"] = {k: scope.get(k) for k in ("share", "wanted", "asked", "shortfall", "rejected")}
     data["warnings"] = [w.get("message", "") for w in crosseval.get("warnings") or [] if isinstance(w, dict)]
     review = crosseval.get("review")
     if review:
@@ -215,6 +219,15 @@ def _splits_lines(splits: dict[str, Any], warnings: bool = True) -> list[str]:
             f"question-side check: {a['answerable_from_corpus']} unanswerable question(s) answered by the other "
             f"fold's pages, left out; {a['unsupported_answerable']} answer(s) not found on their source pages "
             "(evidence: splits/leakage.json)"
+        )
+    scope = splits.get("out_of_scope")
+    if scope:
+        asked = ", ".join(f"{k} {v}" for k, v in scope["asked"].items())
+        wanted = ", ".join(f"{k} {sum(v.values())}" for k, v in scope["wanted"].items())
+        lines.append(
+            f"out of scope (off the corpus's domain, asked in both iterations of a set): {asked} "
+            f"(asked for {wanted} at share {scope['share']}); {scope['rejected']} bundled candidate(s) left out "
+            "because a page may answer them (splits/leakage.json)"
         )
     if warnings:  # (else the build's warnings block lists them)
         lines += [f"warning: {w}" for w in splits.get("warnings", [])]
