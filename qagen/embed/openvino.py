@@ -12,7 +12,8 @@ precision, bfloat16 on CPUs with AVX512-BF16 or AMX, float32 elsewhere; ``f32`` 
 Measured on 400 sections of the shared manuals, 2 cores with bfloat16 (``benchmarks/embed_speed.py``):
 about 2.5x the sentence-transformers backend's sections per second, the nearest neighbour of 99.5 %
 of the sections unchanged (mean cosine with today's vectors 0.99998). Needs ``pip install
-"qagen[openvino]"``; ``openvino`` loads on the first ``embed`` call, never at import.
+"qagen[openvino]"``; ``openvino`` loads when the embedder is made (to read the CPU's precision, which
+is part of the embedder's id) and the model is converted on the first ``embed`` call; never at import.
 """
 
 from __future__ import annotations
@@ -49,15 +50,28 @@ def _pooling(folder: Path) -> tuple[int, bool]:
     return int(max_len), "Normalize" in kinds
 
 
-@functools.lru_cache(maxsize=2)
-def _compiled(folder: str, precision: str, threads: int) -> tuple[Any, Any, int]:
-    """(tokenizer, compiled model, max length) of one folder and precision, once per process."""
+def _openvino() -> Any:
     try:
-        import openvino as ov
+        import openvino
     except ImportError:
         raise EmbedError(
             'embed.backend openvino needs OpenVINO: pip install "qagen[openvino]", or use embed.backend = "minilm"'
         ) from None
+    return openvino
+
+
+@functools.lru_cache(maxsize=4)
+def _effective(precision: str) -> str:
+    """``f32``, or for ``auto`` what the CPU plugin runs by default: ``bf16`` where the CPU has it."""
+    if precision == "f32":
+        return "f32"
+    return "bf16" if "BF16" in _openvino().Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES") else "f32"
+
+
+@functools.lru_cache(maxsize=2)
+def _compiled(folder: str, precision: str, threads: int) -> tuple[Any, Any, int]:
+    """(tokenizer, compiled model, max length) of one folder and precision, once per process."""
+    ov = _openvino()
     import torch
     from transformers import AutoModel, AutoTokenizer
 
@@ -119,7 +133,9 @@ class OpenVINOEmbedder:
         self.folder = resolve_model(name, offline=offline)
         _pooling(self.folder)
         label = MINILM if name.lower() in _MINILM_NAMES else (self.folder.name if Path(name).is_dir() else name)
-        self.id = f"openvino:{label}:{model_fingerprint(self.folder)}:{precision}"
+        # the precision the CPU will run (auto: bfloat16 where it can), so that cached vectors of one
+        # precision are never read as the other's
+        self.id = f"openvino:{label}:{model_fingerprint(self.folder)}:{_effective(precision)}"
         self.batch_size = batch_size
         self.precision = precision
         self.threads = threads
