@@ -206,22 +206,15 @@ def _out_of_scope(
         for f in FOLDS:
             for item in selection.items.get(s, []):
                 v = verdict[(item.question, item.language)]
+                match = {
+                    "page_id": v.page_id,
+                    "rouge": 0.0,
+                    "similarity": v.similarity,
+                    "similarity_page_id": v.page_id if v.similarity is not None else None,
+                    "flagged": False,
+                }
                 questions[(s, f)].append(
-                    {
-                        **to_dict(item),
-                        "role": "unanswerable",
-                        "scope": "out_of_scope",
-                        "expected_behavior": "refuse",
-                        "expected_answer": config.refusal_answer,
-                        "contexts": [],
-                        "leakage": {
-                            "page_id": v.page_id,
-                            "rouge": 0.0,
-                            "similarity": v.similarity,
-                            "similarity_page_id": v.page_id if v.similarity is not None else None,
-                            "flagged": False,
-                        },
-                    }
+                    _record(item, "unanswerable", config, {}, {item.id: match}, scope="out_of_scope")
                 )
     return {
         "share": share,
@@ -345,15 +338,20 @@ def _contexts(
 
 
 def _record(
-    item: Item, role: str, config: SplitsConfig, contexts: Mapping[str, list[str]], leak: Mapping[str, dict]
+    item: Item,
+    role: str,
+    config: SplitsConfig,
+    contexts: Mapping[str, list[str]],
+    leak: Mapping[str, dict],
+    scope: str | None = None,
 ) -> dict[str, Any]:
     """One question record (``schemas/split_question.schema.json``; the answerability evidence
-    is in ``splits/leakage.json``, not here)."""
+    is in ``splits/leakage.json``, not here); ``scope`` defaults to what the role says."""
     answerable = role == "answerable"
     return {
         **to_dict(item),
         "role": role,
-        "scope": "in_scope" if answerable else "other_fold",
+        "scope": scope or ("in_scope" if answerable else "other_fold"),
         "expected_behavior": "answer" if answerable else "refuse",
         "expected_answer": item.answer if answerable else config.refusal_answer,
         "contexts": contexts.get(item.id, []),

@@ -38,6 +38,7 @@ from typing import Any
 from qagen.io import check_output_folder, iter_jsonl, read_json, safe_cell, write_json, write_jsonl, write_text
 from qagen.output import OutputFolder
 from qagen.review.export import option_letter  # review files letter options the same way
+from qagen.split_records import scope_of
 
 FORMATS = ("ragas", "deepeval", "hf", "csv")
 CROSSEVAL = "crosseval.json"
@@ -127,7 +128,7 @@ def flat_record(rec: dict[str, Any], iteration: dict[str, Any]) -> dict[str, Any
         "answer": rec["expected_answer"],
         "answerable": answerable,
         "expected_behavior": rec["expected_behavior"],
-        "scope": rec.get("scope") or ("in_scope" if answerable else "other_fold"),
+        "scope": scope_of(rec),
         "type": rec["type"],
         "options": list(rec["options"]) if rec.get("options") is not None else None,
         "answer_index": rec.get("answer_index"),

@@ -34,8 +34,8 @@ _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 PRECISIONS = ("auto", "f32")
 
 
-def _pooling(folder: Path) -> tuple[int, bool]:
-    """(max_seq_length, normalised) of a mean-pooling sentence-transformers folder; EmbedError otherwise."""
+def _pooling(folder: Path) -> int:
+    """The max_seq_length of a mean-pooling sentence-transformers folder; EmbedError otherwise."""
     modules = json.loads((folder / "modules.json").read_text()) if (folder / "modules.json").is_file() else []
     kinds = [m.get("type", "").rsplit(".", 1)[-1] for m in modules]
     pooling = next((folder / m["path"] / "config.json" for m in modules if m.get("type", "").endswith("Pooling")), None)
@@ -47,7 +47,7 @@ def _pooling(folder: Path) -> tuple[int, bool]:
         )
     bert = folder / "sentence_bert_config.json"
     max_len = json.loads(bert.read_text()).get("max_seq_length", 256) if bert.is_file() else 256
-    return int(max_len), "Normalize" in kinds
+    return int(max_len)
 
 
 def _openvino() -> Any:
@@ -75,7 +75,7 @@ def _compiled(folder: str, precision: str, threads: int) -> tuple[Any, Any, int]
     import torch
     from transformers import AutoModel, AutoTokenizer
 
-    max_len, _ = _pooling(Path(folder))
+    max_len = _pooling(Path(folder))
     tokenizer = AutoTokenizer.from_pretrained(folder)
     encoder = AutoModel.from_pretrained(folder).eval()
 
@@ -142,8 +142,7 @@ class OpenVINOEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts`` (converts and compiles the model on first use)."""
-        import openvino as ov
-
+        ov = _openvino()
         tokenizer, compiled, max_len = _compiled(str(self.folder), self.precision, self.threads)
         width = compiled.output(0).get_partial_shape()[1].get_length()
         out = np.zeros((len(texts), width), dtype=np.float32)

@@ -844,11 +844,11 @@ _TASK_VERBS = {
         "eliminare definire ridefinire scrivere comporre caricare ottenere scaricare inserire personalizzare "
         "attaccare numerare stampare compilare aggiornare gestire evitare scegliere selezionare disegnare "
         "costruire collegare citare allineare centrare spostare ruotare convertire generare produrre "
-        "preparare cominciare iniziare ottenere mettere scrivere trasformare includere",
+        "preparare cominciare iniziare mettere trasformare includere",
         "es": "instalar usar utilizar configurar cambiar modificar crear añadir agregar quitar eliminar definir "
         "redefinir escribir componer cargar obtener descargar insertar personalizar numerar imprimir compilar "
         "actualizar gestionar evitar elegir seleccionar dibujar construir citar alinear centrar mover girar "
-        "convertir generar producir preparar empezar incluir poner escribir",
+        "convertir generar producir preparar empezar incluir poner",
         "pt": "instalar usar utilizar configurar mudar alterar modificar criar adicionar acrescentar remover "
         "eliminar definir redefinir escrever compor carregar obter baixar inserir personalizar numerar imprimir "
         "compilar atualizar gerenciar evitar escolher selecionar desenhar construir citar alinhar centralizar "

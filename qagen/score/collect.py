@@ -91,12 +91,10 @@ def collect(
     target = Path(answers_path) if answers_path else root / "answers.jsonl"
     done = _resume(target)
     every = read_json(cross_file)["iterations"]
-    _refuse_stale(done, every, root, target)
+    questions = {it["name"]: list(iter_jsonl(root / it["questions"])) for it in every}
+    _refuse_stale(done, every, questions, root, target)
     iterations = [it for it in every if it["set"] in sets]
-    todo = {
-        it["name"]: [q for q in iter_jsonl(root / it["questions"]) if not _answered(done, it, q["id"])]
-        for it in iterations
-    }
+    todo = {it["name"]: [q for q in questions[it["name"]] if not _answered(done, it, q["id"])] for it in iterations}
     bar = _bar(sum(map(len, todo.values())), progress)
     answered, failed = 0, []
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -163,17 +161,22 @@ def _as_reply(value: Any) -> Reply:
     return reply
 
 
-def _refuse_stale(done: set[tuple[str | int, str]], iterations: list[dict[str, Any]], root: Path, target: Path) -> None:
+def _refuse_stale(
+    done: set[tuple[str | int, str]],
+    iterations: list[dict[str, Any]],
+    questions: dict[str, list[dict[str, Any]]],
+    root: Path,
+    target: Path,
+) -> None:
     """Answers in the file for questions this build does not have: the file was made for another build
     (the folder was rebuilt since). Resuming would mix answers to two datasets; say so before asking."""
     if not done:
         return
-    from qagen.io import iter_jsonl
     from qagen.score.answers import ScoreError
 
     known: set[tuple[str | int, str]] = set()
     for it in iterations:
-        for q in iter_jsonl(root / it["questions"]):
+        for q in questions[it["name"]]:
             known.update({(it["name"], q["id"]), (int(it["iteration"]), q["id"])})
     stale = sorted(str(item) for _, item in done - known)
     if stale:

@@ -17,6 +17,7 @@ from typing import Any
 
 from qagen.records import Item, from_dict
 from qagen.score.answers import MAX_PROBLEMS_SHOWN, Answer, ScoreError
+from qagen.split_records import scope_of
 
 _ITEM_FIELDS = tuple(Item.__dataclass_fields__)
 
@@ -68,9 +69,9 @@ class Matched:
 def question_from_record(record: dict[str, Any]) -> Question:
     """A :class:`Question` from one ``questions.jsonl`` record."""
     item = from_dict(Item, {k: record[k] for k in _ITEM_FIELDS if k in record})
-    role = record.get("role", "answerable")
-    scope = record.get("scope") or ("in_scope" if role == "answerable" else "other_fold")  # older splits: none
-    return Question(item, role, record.get("expected_answer", item.answer), scope)
+    return Question(
+        item, record.get("role", "answerable"), record.get("expected_answer", item.answer), scope_of(record)
+    )
 
 
 def load_dataset(out_dir: str | Path, phone_region: str = "auto") -> Dataset:
