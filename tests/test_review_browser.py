@@ -152,10 +152,20 @@ def test_form_labels_save_a_csv_that_imports(browser, tmp_path):
     # items from script after loading: wait for the restored choice (10 s at most) before reading.
     from selenium.webdriver.support.ui import WebDriverWait
 
+    from selenium.common.exceptions import TimeoutException
+
+    stored = "return Object.keys(localStorage).map(function (k) { return localStorage.getItem(k); }).join('')"
+    WebDriverWait(browser, 30).until(lambda d: ids[1] in d.execute_script(stored))  # the choices are stored
     browser.refresh()
-    WebDriverWait(browser, 10).until(
-        lambda d: d.find_element(By.CSS_SELECTOR, '#item-1 input[value="wrong"]').is_selected()
-    )
+    try:
+        WebDriverWait(browser, 30).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, '#item-1 input[value="wrong"]').is_selected()
+        )
+    except TimeoutException:  # say what the reloaded page holds, so a failure can be read
+        cards = len(browser.find_elements(By.CSS_SELECTOR, "article.item"))
+        state = browser.execute_script(stored)
+        errors = browser.execute_script("return window.__errors")
+        pytest.fail(f"choice not restored after reload: {cards} cards, storage {state[:300]!r}, errors {errors}")
     assert browser.find_element(By.CSS_SELECTOR, '#item-1 input[name="natural-1"][value="no"]').is_selected()
     assert browser.find_element(By.CSS_SELECTOR, '#item-3 input[name="natural-3"][value=""]').is_selected()
     assert "never saw this document" in browser.find_element(By.ID, "check-help").text
