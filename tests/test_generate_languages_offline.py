@@ -312,6 +312,10 @@ def test_no_cloze_over_a_lists_source_line() -> None:
     text = "\\item La mamma dà a Pierino \\euro{10} per comprare la frutta al mercato del paese."
     section = Section("d-s0", "d", "d.pdf", "Esercizi con il punteggio", text, 1, 1, 0)
     assert _cloze_targets(section, find_terms(text), "it") == []
+    # held-out 30 (automultiplechoice): a sample's source line, "Name and surname:\\vspace*{3ex}\\par"
+    text = "\\begin{minipage}{15em}\nName and surname:\\vspace*{3ex}\\par\n. . ."
+    section = Section("d-s0", "d", "d.pdf", "Students identification", text, 1, 1, 0)
+    assert _cloze_targets(section, find_terms(text), "en") == []
 
 
 def test_no_cloze_over_a_pointer_to_a_numbered_section() -> None:

@@ -714,10 +714,10 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
             # a footnote glued to its mark after a table cell or a command ("\\Alph 1En próximas versiones
             # ...", "\\assumend 2Moreover, your label ...")
             continue
-        if "{{" in unit.text or re.search(r"\\[A-Za-z@]+\\(?:\s|$)|\\item\b", unit.text):
+        if "{{" in unit.text or re.search(r"\\[A-Za-z@]+\\(?:\s|$)|\\(?:item|par)\b", unit.text):
             # an auxiliary file's line ("\\newlabel{chap}{{1}{1}{Title}...}"), a sample's output set with a
             # control space ("\\nist\\ is not associated with ..."), a list's source ("\\item La mamma dà a
-            # Pierino ____{10} ..."): code, not a statement
+            # Pierino ____{10} ...", "Name and surname:\\vspace*{3ex}\\par"): code, not a statement
             continue
         tail = _TAIL_AFTER_CODE.match(unit.text)
         if tail and (tail.group(1) or tail.group(2) in _CONNECTORS):

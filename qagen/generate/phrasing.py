@@ -204,8 +204,6 @@ def _sentence_case(heading: str, title: str, body: str | None) -> str:
     words = heading.split()
     # "C code", "R objects": a one-letter language name keeps its capital ("A" and "I" are words)
     named_first = bool(words) and len(words[0]) == 1 and words[0].isupper() and words[0] not in "AI"
-    if not any(w[:1].isupper() for w in words[1:]):
-        return heading if named_first else lower_first(heading)
     text = f"{title}\n{body or ''}"
 
     def keep(word: str) -> bool:
@@ -213,6 +211,10 @@ def _sentence_case(heading: str, title: str, body: str | None) -> str:
         if not bare or namelike(bare) or bare in title.split():
             return True
         return re.search(rf"(?<=[a-z,;] ){re.escape(bare)}\b", text) is not None
+
+    if not any(w[:1].isupper() for w in words[1:]):
+        # "Python code": a first word the body capitalises inside its sentences is a name
+        return heading if named_first or (body and keep(words[0])) else lower_first(heading)
 
     return " ".join(w if (i == 0 and named_first) or keep(w) else w.lower() for i, w in enumerate(words))
 
@@ -1093,7 +1095,8 @@ def definition_questions(sentence: str, subject: str) -> list[tuple[str, int]]:
     if re.match(r"^(?:The )?\\[A-Za-z]*@", s):
         return out  # "\\eqa@lastcol ...": an internal macro of the implementation, not for users
     m = re.match(rf"^(?:The )?{_NAME} (?:command |macro |option |environment |key |package )?is (?:a|an|the) (.+)$", s)
-    if m and not re.match(_RESTRICTIVE, m.group(2)):
+    # a roman numeral names a part, or is the tail of a name the line broke ("ConTeXt Mk" / "IV is a re-write")
+    if m and not re.match(_RESTRICTIVE, m.group(2)) and not re.fullmatch(r"[IVXLC]+", m.group(1)):
         out.append((with_subject(f"What is {m.group(1)}?", subject), 4))
     m = re.match(rf"^(?:The )?{_NAME} (?:command |macro |option |environment |key )?([a-z]+s)\b (.+)$", s)
     if m and m.group(2) in _STATE_VERBS:
