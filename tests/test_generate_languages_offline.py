@@ -316,6 +316,11 @@ def test_no_cloze_over_a_lists_source_line() -> None:
     text = "\\begin{minipage}{15em}\nName and surname:\\vspace*{3ex}\\par\n. . ."
     section = Section("d-s0", "d", "d.pdf", "Students identification", text, 1, 1, 0)
     assert _cloze_targets(section, find_terms(text), "en") == []
+    # ... and the sentence after it, behind the margin's command
+    for gap in ("  ", " \x88 "):  # a wide gap, or a glyph the PDF maps to a control character
+        text = f"\\AMCcodeGridInt{gap}Always add to one page of each copy some place for the student to write a name."
+        section = Section("d-s0", "d", "d.pdf", "Students identification", text, 1, 1, 0)
+        assert _cloze_targets(section, find_terms(text), "en") == []
 
 
 def test_no_cloze_over_a_pointer_to_a_numbered_section() -> None:

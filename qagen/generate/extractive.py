@@ -726,6 +726,8 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
             continue  # a syntax line ("=⇒", "\AxisOf⟨point1⟩") or a line-end hyphen the PDF left ("exam- ple")
         if re.match(r"(?:usage|syntax|synopsis|signature)\s*:", unit.text, re.IGNORECASE):
             continue  # "Usage: ____{code1,code2}{Common Text}": a syntax line, which several commands share
+        if re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", unit.text):
+            continue  # a glyph the PDF maps to a control character ("\\AMCcodeGridInt \x88 Always ..."): debris
         if re.search(r"§\s*\d", unit.text):
             continue  # "Controllare anche la descrizione di ____ in §7.2.": a pointer to a section the asker never saw
         if re.search(r"\s(?:\d{1,2}|[A-Z])\.$", unit.text):
@@ -830,13 +832,15 @@ def _margin_label(text: str, english: bool) -> bool:
     """A command opening the sentence, then a word that opens a sentence: "\\adots In AMS-LaTeX there is
     ...", "\\DeclareMicrotypeVariants* On its search ..." (the command is a margin label, the sentence
     begins after it). Any language: the English openers below, one space after the command; English:
-    any capitalised function word of two letters or more."""
+    any capitalised function word of two letters or more. Any word after a wider gap than one space."""
     m = re.match(r"\\[A-Za-z@]+\*?(\s+)([A-Z][a-z]*)\b", text)
     if not m:
         return False
     gap, opener = m.groups()
     if gap == " " and opener in _MARGIN_OPENERS:
         return True
+    if len(gap) > 1 and not gap.strip(" "):
+        return True  # "\AMCcodeGridInt  Always add ...": the layout's gap between the margin and the text
     return english and len(opener) > 1 and opener.casefold() in function_words(("en",))
 
 

@@ -213,8 +213,11 @@ def _sentence_case(heading: str, title: str, body: str | None) -> str:
         return re.search(rf"(?<=[a-z,;] ){re.escape(bare)}\b", text) is not None
 
     if not any(w[:1].isupper() for w in words[1:]):
-        # "Python code": a first word the body capitalises inside its sentences is a name
-        return heading if named_first or (body and keep(words[0])) else lower_first(heading)
+        # "Python code": a first word the body capitalises inside its sentences is a name (a title in
+        # title case capitalises every word: no sign of a name)
+        first = words[0].strip("()[]{}.,;:!?\"'“”‘’") if words else ""
+        named_first = named_first or bool(first and re.search(rf"(?<=[a-z,;] ){re.escape(first)}\b", body or ""))
+        return heading if named_first else lower_first(heading)
 
     return " ".join(w if (i == 0 and named_first) or keep(w) else w.lower() for i, w in enumerate(words))
 
