@@ -309,6 +309,12 @@ class GenerateConfig(_Section):
         "search (keywords, as typed into a search box), noisy (typos, no capitals); search and noisy are made "
         "from accepted questions, so their answers stay valid",
     )
+    premise_mix: dict[str, float] = Field(
+        default_factory=lambda: {"true": 1},
+        description="shares of the final factoid and multiple-choice questions by premise: true, or false (the "
+        "question asserts a wrong value its source contradicts, e.g. another document's phone number; the chatbot "
+        "should correct it); false premises are made from accepted English factoids and fill-in-the-blank MCQs",
+    )
     language: str = Field("auto", description="auto (detected) or a language code such as en, nl")
     phone_region: str = Field(
         "auto",
@@ -336,6 +342,16 @@ class GenerateConfig(_Section):
             raise ValueError(f"keys must be among {list(allowed)}; unknown {unknown}")
         if any(w < 0 for w in v.values()) or sum(v.values()) <= 0:
             raise ValueError("weights must be >= 0 with a positive total")
+        return v
+
+    @field_validator("premise_mix")
+    @classmethod
+    def _premises(cls, v: dict[str, float]) -> dict[str, float]:
+        unknown = sorted(set(v) - {"true", "false"})
+        if unknown:
+            raise ValueError(f"keys must be among ['true', 'false']; unknown {unknown}")
+        if any(w < 0 for w in v.values()) or v.get("true", 0) <= 0:
+            raise ValueError("weights must be >= 0, with a positive weight for true (false premises are made from it)")
         return v
 
     @field_validator("formulation_mix")

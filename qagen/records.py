@@ -21,6 +21,7 @@ Split = Literal["validation", "test"]
 Bloom = Literal["B1", "B2", "B3", "B4"]
 Scenario = Literal["S1", "S2", "S3"]
 Formulation = Literal["natural", "search", "noisy"]
+Premise = Literal["true", "false"]
 SectionKind = Literal["prose", "code", "table", "toc", "index", "references", "garbled"]
 
 
@@ -144,7 +145,9 @@ class Item:
     score: float | None = None
     language: str = "en"
     formulation: Formulation = "natural"  # how the question is put: a sentence, a search query, or with typos
-    variant_of: str | None = None  # a search or noisy variant: the id of the item it was made from
+    variant_of: str | None = None  # a search, noisy or false-premise variant: the id of the item it was made from
+    premise: Premise = "true"  # false: the question asserts a value its source contradicts (qagen.generate.premises)
+    premise_claim: str | None = None  # the wrong value a false-premise question asserts
 
 
 @dataclass(frozen=True, kw_only=True)

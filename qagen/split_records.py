@@ -16,10 +16,13 @@ from pydantic import ConfigDict
 
 from qagen.records import Item
 
-# A record's role fixes its expected behaviour: answerable <-> answer, unanswerable <-> refuse.
+# A record's role fixes its expected behaviour: answerable <-> answer (correct_premise for a false
+# premise), unanswerable <-> refuse.
 _ROLE_RULE = {
     "if": {"properties": {"role": {"const": "answerable"}}},
-    "then": {"properties": {"expected_behavior": {"const": "answer"}, "scope": {"const": "in_scope"}}},
+    "then": {
+        "properties": {"expected_behavior": {"enum": ["answer", "correct_premise"]}, "scope": {"const": "in_scope"}}
+    },
     "else": {
         "properties": {"expected_behavior": {"const": "refuse"}, "scope": {"enum": ["other_fold", "out_of_scope"]}}
     },
@@ -44,6 +47,7 @@ class SplitQuestion(Item):
     ``scope`` says why an unanswerable one is: its fold is not loaded (``other_fold``), or it is
     about nothing the corpus covers (``out_of_scope``: no source, fold 0, from :mod:`qagen.scope`).
 
+    A false premise (``premise = "false"``) expects ``correct_premise`` where its fold is loaded.
     ``expected_answer`` is the item's answer when answerable and the configured refusal
     (``splits.refusal_answer``) when unanswerable; ``contexts`` are the source section texts.
     """
@@ -54,7 +58,7 @@ class SplitQuestion(Item):
     # in_scope: its fold is loaded; other_fold: asked where its fold is not; out_of_scope: off the
     # corpus's domain (qagen.scope), asked in both iterations of its set
     scope: Literal["in_scope", "other_fold", "out_of_scope"]
-    expected_behavior: Literal["answer", "refuse"]
+    expected_behavior: Literal["answer", "correct_premise", "refuse"]
     expected_answer: str
     contexts: tuple[str, ...]
     leakage: SplitLeakage

@@ -352,7 +352,8 @@ def _record(
         **to_dict(item),
         "role": role,
         "scope": scope or ("in_scope" if answerable else "other_fold"),
-        "expected_behavior": "answer" if answerable else "refuse",
+        # a false premise is corrected where its source is loaded (the reference gives the source's fact)
+        "expected_behavior": ("correct_premise" if item.premise == "false" else "answer") if answerable else "refuse",
         "expected_answer": item.answer if answerable else config.refusal_answer,
         "contexts": contexts.get(item.id, []),
         "leakage": leak[item.id],

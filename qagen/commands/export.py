@@ -19,7 +19,9 @@ corpus file (the pages to load into the chatbot's store for that iteration):
 A multiple-choice question carries its options in the question text ("A) ..." lines), so a
 chatbot fed from an export sees them; ``question_stem`` (hf, csv, and the others' metadata) is
 the question alone. ``formulation`` says whether it is a sentence, a search query or a noisy
-question, and ``variant_of`` which question a variant was made from.
+question, and ``variant_of`` which question a variant was made from. A false premise
+(``premise = "false"``, the wrong value in ``premise_claim``) expects ``correct_premise`` where its
+fold is loaded: the reference answer corrects it with the source's fact.
 
 An unanswerable question (its fold is not in the iteration's corpus, ``scope = "other_fold"``,
 or it is off the corpus's domain, ``scope = "out_of_scope"``) has the configured refusal as
@@ -51,7 +53,8 @@ COLUMN_TYPES: dict[str, str | list[str]] = {
     "doc_id": "string", "doc_path": "string", "pdf_pages": ["int64"], "section_ids": ["string"],
     "page_ids": ["string"], "topic_id": "int64", "fold": "int64", "split": "string", "corpus_fold": "int64",
     "bloom": "string", "scenario": "string", "entity": "string", "entity_kind": "string", "language": "string",
-    "formulation": "string", "variant_of": "string", "question_stem": "string",
+    "formulation": "string", "variant_of": "string", "premise": "string", "premise_claim": "string",
+    "question_stem": "string",
     "leakage_rouge": "float64", "leakage_similarity": "float64", "leakage_flagged": "bool",
 }  # fmt: skip
 COLUMNS = tuple(COLUMN_TYPES)
@@ -120,7 +123,7 @@ def flat_record(rec: dict[str, Any], iteration: dict[str, Any]) -> dict[str, Any
     """One question record of ``splits/`` as flat columns (the hf and csv row)."""
     source = rec.get("source", {})
     leak = rec.get("leakage", {})
-    answerable = rec["expected_behavior"] == "answer"
+    answerable = rec["expected_behavior"] != "refuse"
     return {
         "id": rec["id"],
         "iteration": iteration["name"],
@@ -152,6 +155,8 @@ def flat_record(rec: dict[str, Any], iteration: dict[str, Any]) -> dict[str, Any
         "language": rec.get("language"),
         "formulation": rec.get("formulation", "natural"),
         "variant_of": rec.get("variant_of"),
+        "premise": rec.get("premise", "true"),
+        "premise_claim": rec.get("premise_claim"),
         "question_stem": rec["question"],
         "leakage_rouge": float(leak.get("rouge", 0.0)),
         "leakage_similarity": None if leak.get("similarity") is None else float(leak["similarity"]),

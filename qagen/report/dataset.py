@@ -66,6 +66,12 @@ def funnel_view(data: ReportData) -> dict[str, Any] | None:
             for name, f in ((data.funnel or {}).get("formulation") or {}).items()
             if any(g.get("items") for n, g in ((data.funnel or {}).get("formulation") or {}).items() if n != "natural")
         ],
+        # shown once a mix asks for false premises
+        "premise": [
+            (name, f)
+            for name, f in ((data.funnel or {}).get("premise") or {}).items()
+            if (((data.funnel or {}).get("premise") or {}).get("false") or {}).get("asked")
+        ],
     }
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from qagen.score.dataset import Dataset, Iteration, Matched, Question
 from qagen.score.judge import Judges, McqCase
-from qagen.score.metrics import DIGITS, Row, factoid_correct, recall_at_k, rouge_f
+from qagen.score.metrics import DIGITS, Row, factoid_correct, premise_corrected, recall_at_k, rouge_f
 from qagen.score.refusal import RefusalDetector
 
 
@@ -38,6 +38,7 @@ def evaluate(
         notes.update(_llm_refusals(rows, matched, judges.refusal))
     _answer_quality(rows, matched, progress)
     _factoids(rows, matched, dataset.phone_region)
+    _premises(rows, matched, dataset.phone_region)
     notes["retrieved_outside_corpus"] = _retrieval(rows, matched, config.recall_k)
     _mcq(rows, matched, judges)
     return rows, notes
@@ -52,6 +53,7 @@ def _base_row(it: Iteration, q: Question, answer: str, latency: float | None, de
         "set": it.set,
         "role": q.role,
         "scope": q.scope,
+        "premise": item.premise,
         "type": item.type,
         "fold": item.fold,
         "bloom": item.bloom,
@@ -107,6 +109,15 @@ def _factoids(rows: list[Row], matched: Matched, region: str) -> None:
     for row, (_, q, a) in zip(rows, matched.pairs, strict=True):
         if q.answerable and q.item.type == "factoid":
             row["factoid_correct"] = factoid_correct(a.answer, q.item.entity_kind, q.item.entity, region)
+
+
+def _premises(rows: list[Row], matched: Matched, region: str) -> None:
+    """A false premise asked where its source is loaded: corrected when the answer gives the source's value."""
+    for row, (_, q, a) in zip(rows, matched.pairs, strict=True):
+        if q.answerable and q.item.premise == "false":
+            row["premise_corrected"] = not row["declined"] and premise_corrected(
+                a.answer, q.item.entity_kind, q.item.entity, region
+            )
 
 
 def _retrieval(rows: list[Row], matched: Matched, ks: list[int]) -> dict[str, int]:

@@ -15,6 +15,9 @@ Definitions (every share in 0-1; ``None`` where a metric has no denominator):
   phones, lower-case e-mails, URL keys), is among the entities of the answer.
 - **retrieval recall@k**: share of the item's source pages among the first k retrieved pages,
   averaged over answerable questions whose answers list retrieved pages.
+- **false premises corrected** (counterfactual robustness): of the false-premise questions asked
+  where their source is loaded, the share whose answer gives the source's value (declined or
+  going along with the wrong value count as not corrected).
 - **MCQ accuracy**: the judge (and the embedding baseline) picks the option closest in meaning
   to the chatbot's free answer; correct when it is the item's correct option. A declined
   answer is wrong (no option is picked).
@@ -74,6 +77,18 @@ def factoid_correct(answer: str, kind: str | None, entity: str | None, region: s
     if target is None:
         return None
     return any(e.normalized == target for e in extract_entities(answer, [kind], region))
+
+
+def premise_corrected(answer: str, kind: str | None, true_value: str | None, region: str) -> bool:
+    """Whether ``answer`` gives the source's value that a false premise contradicted.
+
+    An entity (phone, e-mail, web address) is compared normalised, as :func:`factoid_correct` does;
+    any other value (a command) must appear as written.
+    """
+    if not true_value:
+        return False
+    by_entity = factoid_correct(answer, kind, true_value, region)
+    return by_entity if by_entity is not None else true_value in answer
 
 
 def recall_at_k(source_pages: Iterable[str], retrieved: Sequence[str], k: int) -> float | None:
@@ -151,6 +166,20 @@ def _factoid(rows: Sequence[Row]) -> dict[str, Any] | None:
     return {"n": len(judged), "correct": correct, "accuracy": ratio(correct, len(judged))}
 
 
+def _false_premise(rows: Sequence[Row]) -> dict[str, Any] | None:
+    judged = [r for r in rows if r.get("premise_corrected") is not None]
+    if not judged:
+        return None
+    corrected = sum(1 for r in judged if r["premise_corrected"])
+    declined = sum(1 for r in judged if r["declined"])
+    return {
+        "n": len(judged),
+        "corrected": corrected,
+        "declined": declined,
+        "corrected_share": ratio(corrected, len(judged)),
+    }
+
+
 def _retrieval(rows: Sequence[Row], ks: Sequence[int]) -> dict[str, Any] | None:
     judged = [r for r in rows if r.get("recall")]
     if not judged:
@@ -198,6 +227,7 @@ def aggregate(rows: Sequence[Row], ks: Sequence[int], bleu_tokenize: str = "13a"
         "factoid": _factoid(answerable),
         "retrieval": _retrieval(answerable, ks),
         "mcq": _mcq(answerable),
+        "false_premise": _false_premise(answerable),
         "latency_s": _latency(rows),
     }
 

@@ -15,6 +15,7 @@ BREAKDOWNS = {
     "by_fold": lambda r: r["fold"],
     "by_type": lambda r: r["type"],
     "by_scope": lambda r: r.get("scope"),
+    "by_premise": lambda r: r.get("premise"),
     "by_bloom": lambda r: r["bloom"],
     "by_scenario": lambda r: r["scenario"],
     "by_topic": lambda r: r["topic"],
@@ -123,6 +124,12 @@ def format_summary(scores: dict[str, Any]) -> str:
         text.append(
             f"out of scope (off the corpus's domain): {oos['n']} asked, {oos['answered']} answered "
             f"({100 * oos['answered_share']:.1f}%), {oos['declined']} declined"
+        )
+    fp = scores["overall"].get("false_premise")
+    if fp:  # false premises asked where their source is loaded: corrected with the source's value?
+        text.append(
+            f"false premises: {fp['n']} asked where the source is loaded, {fp['corrected']} corrected "
+            f"({100 * fp['corrected_share']:.1f}%), {fp['declined']} declined"
         )
     text += [f"warning: {w}" for w in scores["warnings"]]
     return "\n".join(text)

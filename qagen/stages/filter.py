@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from qagen.runner import Stage, StageContext, StageOutput
 from qagen.stages.embed import fingerprint as embedder_fingerprint
 from qagen.stages.embed import make_embedder
 from qagen.stages.generate import generate_config
+
+if TYPE_CHECKING:
+    from qagen.config import GenerateConfig
+    from qagen.records import Item, Section
 
 
 def run(ctx: StageContext) -> StageOutput:
@@ -17,6 +22,7 @@ def run(ctx: StageContext) -> StageOutput:
     from qagen.filters.base import reject
     from qagen.filters.prompt_copy import prompt_reference_texts
     from qagen.generate.context import document_titles
+    from qagen.generate.premises import achieved as achieved_premises
     from qagen.generate.variants import achieved, make_variants
 
     sections = ctx.inputs["sections.jsonl"]
@@ -43,6 +49,17 @@ def run(ctx: StageContext) -> StageOutput:
                 f"warning: filter: {name} questions are {row['share']:.0%} of the long-form and factoid items, "
                 f"asked {row['asked']:.0%} (generate.formulation_mix): too few questions could be rephrased"
             )
+    premise_mix = gen_cfg.premise_mix
+    premises = _false_premises(accepted, sections, gen_cfg, ctx.config.seed)
+    accepted += premises.made
+    rejected += [reject(v, "premise", why) for v, why in premises.failed]
+    premise_rows = achieved_premises(accepted, premise_mix)
+    if premise_rows["false"]["asked"] and abs(premise_rows["false"]["share"] - premise_rows["false"]["asked"]) > 0.05:
+        ctx.log(
+            f"warning: filter: false premises are {premise_rows['false']['share']:.0%} of the factoid and MCQ items, "
+            f"asked {premise_rows['false']['asked']:.0%} (generate.premise_mix): too few questions in a frame with "
+            "a wrong value to assert (see rejected.jsonl, filter premise)"
+        )
     result = dataclasses.replace(result, accepted=accepted)
     by_type = Counter(it.type for it in result.accepted)
     # how varied the questions are, before and after the filters (the embeddings are the dedup filter's, cached)
@@ -59,6 +76,7 @@ def run(ctx: StageContext) -> StageOutput:
                 "stats": result.stats,
                 "diversity": varied,
                 "formulation": formulations,
+                "premise": premise_rows,
             },
         },
         counts={
@@ -67,9 +85,34 @@ def run(ctx: StageContext) -> StageOutput:
             "rejected": len(rejected),
             **{f"accepted_{k}": v for k, v in sorted(by_type.items())},
             **{f"variants_{f}": sum(v.formulation == f for v in variants) for f in ("search", "noisy") if mix.get(f)},
+            **({"false_premises": len(premises.made)} if premise_mix.get("false") else {}),
         },
         info={"funnel": result.funnel, "diversity": varied["accepted"]["all"]},
     )
+
+
+@dataclasses.dataclass(frozen=True)
+class _Premises:
+    made: list[Item]
+    failed: list[tuple[Item, str]]
+
+
+def _false_premises(items: list[Item], sections: list[Section], gen_cfg: GenerateConfig, seed: int) -> _Premises:
+    """False-premise variants as ``generate.premise_mix`` asks; the corpus's values are read only then."""
+    from qagen.generate.entities import extract_entities
+    from qagen.generate.premises import asked_share, make_false_premises
+
+    share = asked_share(gen_cfg.premise_mix)
+    if not share:
+        return _Premises([], [])
+    kinds = [k for k in gen_cfg.entity_kinds if k in ("phone", "email", "url")]
+    values: dict[str, list[tuple[str, str, str, str]]] = {k: [] for k in kinds}
+    for s in sections:
+        for e in extract_entities(s.text, kinds, gen_cfg.phone_region):
+            around = s.text[max(0, e.start - 120) : e.end + 120]
+            values[e.kind].append((s.doc_id, e.text, e.normalized, around))
+    made, failed = make_false_premises(items, share, {s.id: s for s in sections}, values, seed)
+    return _Premises(made, failed)
 
 
 STAGE = Stage(

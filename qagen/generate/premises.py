@@ -1,0 +1,267 @@
+"""False-premise questions: an accepted fact asked back with a wrong value that its source contradicts.
+
+A chatbot should not go along with a user who has a fact wrong. ``generate.premise_mix`` asks for a
+share of ``false`` premises among the factoid and multiple-choice questions: each is made from an
+accepted item (``variant_of``), asserts a value that its source contradicts, and expects the
+chatbot to correct it (``expected_behavior = "correct_premise"`` where its fold is loaded). The
+reference answer gives the source's fact::
+
+    What is the phone number of the appointments desk at the Cardiology Outpatient Clinic?
+    -> I was told the phone number of the appointments desk at the Cardiology Outpatient Clinic is
+       +44 20 7946 0958. Is that right?
+       reference: "No: the phone number of the appointments desk ... is +31 20 794 3120, not +44 20 7946 0958."
+
+The wrong value is a whole value of the same kind found in another document of the corpus (a
+phone number, e-mail or web address), or for a fill-in-the-blank question one of its distractors
+(a term of the same kind from the corpus); it never appears in the source's document (or, for a
+distractor, in the source section), so the source says something else. Made offline from the
+question frames qagen's own generator writes, in English; a question in another frame (an LLM's
+own wording, another language) gets no false-premise variant, and the shortfall is reported.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+
+from qagen.generate.text import word_set
+from qagen.io import sha256_text
+from qagen.records import Item, Section
+
+PREMISES = ("true", "false")
+PREMISE_TYPES = ("factoid", "mcq")
+
+# Factoid frames of qagen.generate.factoids: the question -> the noun phrase it asks for.
+_LEAD = r"(?P<lead>(?:For|In|At) [^?]{1,120}?, )?"
+_FACTOID_FRAMES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(_LEAD + pattern + r"\?$"), phrase)
+    for pattern, phrase in (
+        (r"[Ww]hat is (?P<np>the (?:phone number|e-mail address) of .+?)", "{np}"),
+        (r"[Ww]hich phone number can I call (?P<rest>.+?)", "the phone number to call {rest}"),
+        (r"[Ww]hich e-mail address can I use (?P<rest>.+?)", "the e-mail address to use {rest}"),
+        (r"[Ww]hich e-mail address can I write to (?P<rest>.+?)", "the e-mail address to write to {rest}"),
+        (r"[Aa]t which e-mail address can I reach (?P<rest>.+?)", "the e-mail address of {rest}"),
+        (r"[Oo]n which website can I (?P<rest>.+?)", "the website where I can {rest}"),
+        (r"[Ww]hich website has information about (?P<rest>.+?)", "the website with information about {rest}"),
+        (r"[Ww]hich website belongs to (?P<rest>.+?)", "the website of {rest}"),
+        (r"[Ww]here can I find (?P<rest>.+?) online(?P<tail>(?: [^?]+)?)", "the web address of {rest}{tail}"),
+    )
+)
+# Cloze frames of qagen.generate.extractive._cloze_question (English).
+_CLOZE_FRAMES = (
+    re.compile(r'^Which (?P<word>[\w -]+?) completes this statement about (?P<about>.+?): "(?P<blanked>.+)"\?$'),
+    re.compile(r'^What (?P<word>[\w -]+?) is missing from this sentence about (?P<about>.+?): "(?P<blanked>.+)"\?$'),
+    re.compile(r'^In (?P<about>.+?), which (?P<word>[\w -]+?) belongs in the gap: "(?P<blanked>.+)"\?$'),
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    """What a false-premise question asserts and what its source says instead."""
+
+    question: str
+    answer: str
+    false_value: str
+    true_value: str
+    kind: str | None
+    false_key: str = ""  # the wrong value normalised (E.164 for a phone), to compare with the document's
+
+
+def asked_share(mix: Mapping[str, float]) -> float:
+    """The share of false premises ``mix`` asks for (0 when it asks for none)."""
+    total = sum(mix.values())
+    return mix.get("false", 0.0) / total if total else 0.0
+
+
+def plan_false(n_eligible: int, share: float) -> int:
+    """False premises to make so they are ``share`` of the originals plus themselves (at most one each)."""
+    if n_eligible == 0 or share <= 0:
+        return 0
+    if share >= 1:
+        return n_eligible
+    return min(n_eligible, round(share / (1 - share) * n_eligible))
+
+
+def factoid_claim(item: Item, false_value: str) -> Claim | None:
+    """The false-premise question of a factoid in one of qagen's frames; None in any other frame."""
+    if item.type != "factoid" or not item.entity:
+        return None
+    for frame, phrase in _FACTOID_FRAMES:
+        m = frame.match(item.question)
+        if m is None:
+            continue
+        groups = {k: v or "" for k, v in m.groupdict().items()}
+        np = phrase.format(**groups)
+        np = np + "," if ", who " in np else np  # "the e-mail address of R Schlicht, who wrote microtype,"
+        lead = groups["lead"]
+        told = f"{lead}I was told {np} is {false_value}. Is that right?"
+        answer = f"No: {np.rstrip(',')} is {item.entity}, not {false_value}."
+        return Claim(told, answer, false_value, item.entity, item.entity_kind)
+    return None
+
+
+def cloze_claim(item: Item, false_value: str) -> Claim | None:
+    """The false-premise question of a fill-in-the-blank MCQ: the statement with a distractor in the gap."""
+    if item.type != "mcq" or not item.options or item.answer_index is None:
+        return None
+    for frame in _CLOZE_FRAMES:
+        m = frame.match(item.question)
+        if m is None or m.group("blanked").count("____") != 1:
+            continue
+        true_value = item.options[item.answer_index]
+        wrong = m.group("blanked").replace("____", false_value)
+        right = m.group("blanked").replace("____", true_value)
+        question = f'Is this right about {m.group("about")}: "{wrong}"?'
+        answer = f'No: {true_value}, not {false_value}. The source says: "{right}"'
+        return Claim(question, answer, false_value, true_value, "command" if "command" in m.group("word") else None)
+    return None
+
+
+def check_claim(claim: Claim, source_text: str, said_in_document: set[str] | None = None) -> str | None:
+    """Why ``claim`` is not a false premise its source contradicts (None: it is one).
+
+    ``said_in_document``: a factoid's document's values of that kind, normalised (a wrong value among
+    them may be right for something else the document names); a cloze's wrong value must not be
+    anywhere in its source section.
+    """
+    if _norm(claim.false_value) == _norm(claim.true_value):
+        return "the wrong value is the right one"
+    if claim.false_value not in claim.question:
+        return "the question does not assert the wrong value"
+    if _norm(claim.true_value) not in _norm(source_text):
+        return "the source does not hold the right value"
+    if said_in_document is not None:
+        if said_in_document & {claim.false_value, claim.false_key}:
+            return "the wrong value is in the source's document too"
+    elif _norm(claim.false_value) in _norm(source_text):
+        return "the wrong value is in the source section too"
+    return None
+
+
+def make_false_premises(
+    items: Sequence[Item],
+    share: float,
+    sections: Mapping[str, Section],
+    values: Mapping[str, Sequence[tuple[str, str, str, str]]],
+    seed: int = 0,
+) -> tuple[list[Item], list[tuple[Item, str]]]:
+    """False-premise variants of accepted English factoids and cloze MCQs, as many as ``share`` asks for.
+
+    Args:
+        items: Accepted items; natural English factoids and MCQs are the originals.
+        share: Asked share of false premises among factoid and MCQ items (originals and variants).
+        sections: Sections by id (the sources).
+        values: Per entity kind, ``(doc_id, text, normalised, around)`` of every value of that kind in
+            the corpus (``around``: the text on either side): a factoid's wrong value is another
+            document's, none of its own document's, and none said near a word of what is asked.
+        seed: Makes the choice of originals and wrong values reproducible.
+
+    Returns:
+        The variants that passed :func:`check_claim`, and ``(variant, reason)`` of those that did
+        not, or of originals in no known frame.
+    """
+    eligible = [it for it in items if it.type in PREMISE_TYPES and it.formulation == "natural" and it.premise == "true"]
+    wanted = plan_false(len(eligible), share)
+    made: list[Item] = []
+    failed: list[tuple[Item, str]] = []
+    for original in sorted(eligible, key=lambda it: sha256_text(f"{seed}:premise:{it.id}")):
+        if len(made) >= wanted:
+            break
+        source_text = "\n".join(sections[s].text for s in original.source.section_ids if s in sections)
+        claim, why = _claim(original, values, source_text, seed)
+        variant = dataclasses.replace(
+            original,
+            id=sha256_text(f"{original.id}:false_premise")[:16],
+            type="factoid",
+            question=claim.question if claim else original.question,
+            answer=claim.answer if claim else original.answer,
+            options=None,
+            answer_index=None,
+            bloom=None,
+            scenario=None,
+            entity=claim.true_value if claim else original.entity,
+            entity_kind=claim.kind if claim else original.entity_kind,
+            premise="false",
+            premise_claim=claim.false_value if claim else None,
+            variant_of=original.id,
+        )
+        if claim is None:
+            failed.append((variant, why))
+        else:
+            made.append(variant)
+    return made, failed
+
+
+def _claim(
+    item: Item, values: Mapping[str, Sequence[tuple[str, str, str, str]]], source_text: str, seed: int
+) -> tuple[Claim | None, str]:
+    if item.language.split("-")[0] != "en":
+        return None, "false premises are made offline in English only"
+    said: set[str] | None = None
+    if item.type == "factoid":
+        pool = values.get(item.entity_kind or "", ())
+        said = {norm for doc, _, norm, _ in pool if doc == item.source.doc_id}
+        normalised = {text: norm for _, text, norm, _ in pool}
+        # one text per value, from other documents, none that the source's document also gives, and none
+        # said anywhere near what the question asks about ("Emergency Department: 020 ..." in another
+        # leaflet of the same hospital may be right too)
+        asked = _distinctive(factoid_claim(item, "") or Claim("", "", "", "", None))
+        near = {norm for _, _, norm, around in pool if asked & _words(around)}
+        others = {norm: text for doc, text, norm, _ in pool if doc != item.source.doc_id and norm not in said | near}
+        candidates = sorted(others.values(), key=lambda v: sha256_text(f"{seed}:{item.id}:{v}"))
+        make = factoid_claim
+    else:
+        right = item.options[item.answer_index] if item.options and item.answer_index is not None else None
+        candidates = sorted(
+            (o for o in item.options or () if o != right), key=lambda v: sha256_text(f"{seed}:{item.id}:{v}")
+        )
+        make = cloze_claim
+    why = "no value of the same kind from another document" if item.type == "factoid" else "no distractor"
+    for value in candidates:
+        claim = make(item, value)
+        if claim is None:
+            return None, "the question is in no frame a false premise can be made from"
+        if said is not None:  # compared as values: the same number written another way is the same number
+            claim = dataclasses.replace(claim, false_key=normalised.get(value, ""))
+        why = check_claim(claim, source_text, said) or ""
+        if not why:
+            return claim, ""
+    return None, why
+
+
+# Words every factoid frame has: they say what kind of value is asked, not whose it is.
+_FRAME_WORDS = word_set(
+    "the a an of to for about in at on with by under i my me can is was told that right phone number e-mail "
+    "email address web website where information who wrote use write call reach find online"
+)
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[^\W\d_][\w-]*", text.casefold()))
+
+
+def _distinctive(claim: Claim) -> set[str]:
+    """The words of a factoid's question that say whose value it is ("emergency", "department")."""
+    m = re.search(r"I was told (.+?) is\s*\. Is that right\?$", claim.question)
+    return {w for w in _words(m.group(1) if m else "") if w not in _FRAME_WORDS and len(w) > 2}
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+def achieved(items: Sequence[Item], mix: Mapping[str, float]) -> dict[str, dict[str, float | int]]:
+    """Per premise: the share asked, the count and share achieved among factoid and MCQ items."""
+    pool = [it for it in items if it.type in PREMISE_TYPES]
+    n = len(pool) or 1
+    share = asked_share(mix)
+    asked = {"true": 1 - share, "false": share}
+    return {
+        p: {
+            "asked": round(asked[p], 4),
+            "items": sum(it.premise == p for it in pool),
+            "share": round(sum(it.premise == p for it in pool) / n, 4),
+        }
+        for p in PREMISES
+    }
