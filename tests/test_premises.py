@@ -1,4 +1,4 @@
-"""False-premise questions: made from accepted factoids and clozes, contradicted by their source, labelled everywhere."""
+"""False-premise questions: made from accepted factoids and clozes, contradicted by their source, labelled."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def section(sid: str, doc: str, text: str) -> Section:
         (
             "On which website can I register my router?",
             "I was told the website where I can register my router is X. Is that right?",
-        ),  # fmt: skip
+        ),
     ],
 )
 def test_a_factoid_in_one_of_the_generators_frames_asserts_the_wrong_value(question: str, told: str) -> None:

@@ -150,9 +150,8 @@ def test_form_labels_save_a_csv_that_imports(browser, tmp_path):
 
     # Choices survive a reload (kept in the browser as the reviewer goes). The page renders its
     # items from script after loading: wait for the restored choice (10 s at most) before reading.
-    from selenium.webdriver.support.ui import WebDriverWait
-
     from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
 
     stored = "return Object.keys(localStorage).map(function (k) { return localStorage.getItem(k); }).join('')"
     WebDriverWait(browser, 30).until(lambda d: ids[1] in d.execute_script(stored))  # the choices are stored
