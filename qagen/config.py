@@ -306,8 +306,9 @@ class GenerateConfig(_Section):
     formulation_mix: dict[str, float] = Field(
         default_factory=lambda: {"natural": 1},
         description="shares of the final long-form and factoid questions by formulation: natural (a sentence), "
-        "search (keywords, as typed into a search box), noisy (typos, no capitals); search and noisy are made "
-        "from accepted questions, so their answers stay valid",
+        "search (keywords, as typed into a search box), noisy (typos, no capitals), verbose (the question whole "
+        "in a long-winded user's words, English); the variants are made from accepted questions, so their answers "
+        "stay valid",
     )
     premise_mix: dict[str, float] = Field(
         default_factory=lambda: {"true": 1},
@@ -357,9 +358,9 @@ class GenerateConfig(_Section):
     @field_validator("formulation_mix")
     @classmethod
     def _formulations(cls, v: dict[str, float]) -> dict[str, float]:
-        unknown = sorted(set(v) - {"natural", "search", "noisy"})
+        unknown = sorted(set(v) - {"natural", "search", "noisy", "verbose"})
         if unknown:
-            raise ValueError(f"keys must be among ['natural', 'search', 'noisy']; unknown {unknown}")
+            raise ValueError(f"keys must be among ['natural', 'search', 'noisy', 'verbose']; unknown {unknown}")
         if any(w < 0 for w in v.values()) or v.get("natural", 0) <= 0:
             raise ValueError("weights must be >= 0, with a positive weight for natural (the variants are made from it)")
         return v

@@ -20,7 +20,7 @@ TYPE_SHORT_NAMES: dict[str, str] = {"long_form": "long-form", "factoid": "factoi
 Split = Literal["validation", "test"]
 Bloom = Literal["B1", "B2", "B3", "B4"]
 Scenario = Literal["S1", "S2", "S3"]
-Formulation = Literal["natural", "search", "noisy"]
+Formulation = Literal["natural", "search", "noisy", "verbose"]
 Premise = Literal["true", "false"]
 SectionKind = Literal["prose", "code", "table", "toc", "index", "references", "garbled"]
 

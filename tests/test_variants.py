@@ -16,6 +16,7 @@ from qagen.generate.variants import (
     noisy_question,
     plan_counts,
     search_query,
+    verbose_question,
 )
 from qagen.records import GeneratorInfo, Item, Source
 from tests.support.fast import EXAMPLES, FAST
@@ -84,10 +85,22 @@ def test_the_variant_check_refuses_what_no_longer_asks_the_same():
     assert check_variant(original, "wat is de prijs van een nieuwe", "noisy").startswith("only 0 of")
 
 
+def test_a_verbose_question_keeps_the_question_whole_and_adds_no_fact():
+    question = "For the multicol package, how do I balance the columns?"
+    verbose = verbose_question(question, "7:i1")
+    assert verbose is not None and question in verbose and verbose != question
+    assert verbose == verbose_question(question, "7:i1")  # deterministic
+    assert check_variant(question, verbose, "verbose") is None
+    assert not any(ch.isdigit() for ch in verbose.replace(question, ""))  # no number, address or name added
+    assert check_variant(question, "Hi. How do I balance the columns? Thanks!", "verbose") is not None
+    assert verbose_question("Hoe maak ik een afspraak?", "7:i1", "nl") is None  # English wording only
+
+
 def test_plan_counts_make_the_final_shares_follow_the_mix():
-    assert plan_counts(70, {"natural": 0.7, "search": 0.15, "noisy": 0.15}) == {"search": 15, "noisy": 15}
-    assert plan_counts(10, {"natural": 1}) == {"search": 0, "noisy": 0}
-    assert plan_counts(4, {"natural": 1, "search": 9}) == {"search": 4, "noisy": 0}  # one variant per original
+    assert plan_counts(70, {"natural": 0.7, "search": 0.15, "noisy": 0.15}) == {"search": 15, "noisy": 15, "verbose": 0}
+    assert plan_counts(10, {"natural": 1}) == {"search": 0, "noisy": 0, "verbose": 0}
+    assert plan_counts(4, {"natural": 1, "search": 9}) == {"search": 4, "noisy": 0, "verbose": 0}  # one per original
+    assert plan_counts(9, {"natural": 0.9, "verbose": 0.1}) == {"search": 0, "noisy": 0, "verbose": 1}
 
 
 def test_variants_come_from_long_form_and_factoid_items_and_keep_answer_source_and_fold():
@@ -116,7 +129,8 @@ def test_variants_come_from_long_form_and_factoid_items_and_keep_answer_source_a
 @pytest.fixture(scope="module")
 def mixed_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("variants") / "out"
-    build(EXAMPLES, out, overrides=[*FAST, "generate.formulation_mix={natural=0.7, search=0.15, noisy=0.15}"])
+    mix = "generate.formulation_mix={natural=0.6, search=0.15, noisy=0.15, verbose=0.1}"
+    build(EXAMPLES, out, overrides=[*FAST, mix])
     return out
 
 
@@ -149,5 +163,5 @@ def test_variants_sit_in_their_originals_fold_and_carry_their_labels_into_splits
     import csv
 
     rows = [r for f in (tmp_path / "csv").glob("*_iteration_*[0-9].csv") for r in csv.DictReader(f.open())]
-    assert {r["formulation"] for r in rows} >= {"natural", "search", "noisy"}
+    assert {r["formulation"] for r in rows} >= {"natural", "search", "noisy", "verbose"}
     assert all(r["variant_of"] for r in rows if r["formulation"] != "natural")

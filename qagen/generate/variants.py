@@ -1,8 +1,9 @@
-"""Formulation variants: the same question as a search-engine query or with a user's typos.
+"""Formulation variants: the same question as a search-engine query, with a user's typos, or long-winded.
 
 Users do not always ask in full sentences. ``generate.formulation_mix`` asks for a share of
 ``search`` queries ("multicol package balance columns") and ``noisy`` questions (typos, no
-capitals, a missing question mark, missing diacritics) beside the ``natural`` questions. Both are
+capitals, a missing question mark, missing diacritics) beside the ``natural`` questions, and
+``verbose`` ones (the question whole inside a long-winded user's words that add no fact; English). Both are
 made deterministically from accepted items, so the reference answer, the source and the expected
 behaviour stay valid: a chatbot should answer "multicol package balance colums" as it answers
 "For the multicol package, how do I balance the columns?". Only long-form and factoid questions
@@ -26,7 +27,7 @@ from qagen.generate.text import word_set
 from qagen.io import sha256_text
 from qagen.records import Item
 
-FORMULATIONS = ("natural", "search", "noisy")
+FORMULATIONS = ("natural", "search", "noisy", "verbose")
 VARIANT_TYPES = ("long_form", "factoid")
 _WORD = re.compile(r"[^\W_][^\W_'’.-]*(?:[.'’-][^\W_]+)*")
 # English function words a search query leaves out (a short list on purpose: stop-word lists for
@@ -101,6 +102,25 @@ def noisy_question(question: str, seed: str) -> str | None:
     return text if text != question else None
 
 
+# A verbose user wraps the question in words that add no fact (DataMorgana's "verbose" formulation):
+# the question stays whole inside, so its answer and source stay valid. English only.
+_VERBOSE_EN = (
+    "Hi, I hope you can help me with something. {question} I could not find it myself and would appreciate a "
+    "clear answer.",
+    "I have been trying to work this out for a while and I am not sure where to look. {question}",
+    "{question} I am asking because I need to get this right, so please be as precise as you can.",
+    "Sorry if this has been asked before, but I could not find it anywhere. {question} Thanks in advance!",
+)
+
+
+def verbose_question(question: str, seed: str, language: str = "en") -> str | None:
+    """The question wrapped in a long-winded user's words that add no fact; None outside English."""
+    if language.split("-")[0] != "en" or not question.rstrip().endswith("?"):
+        return None
+    template = _VERBOSE_EN[random.Random(seed).randrange(len(_VERBOSE_EN))]
+    return template.format(question=question.strip())
+
+
 def _typo(word: str, rng: random.Random) -> str:
     """One keyboard slip inside a word (its first and last letters stay): two letters swapped, one
     dropped or one doubled."""
@@ -126,6 +146,10 @@ def check_variant(original: str, variant: str, formulation: str) -> str | None:
     words = [w.casefold() for w in _WORD.findall(variant)]
     if not words:
         return "no words"
+    if formulation == "verbose":
+        if original.strip() not in variant or len(words) < len(_WORD.findall(original)) + 8:
+            return "the original question is not whole inside, or too little is added"
+        return None
     if formulation == "search":
         if len(words) < 2:
             return "fewer than two keywords"
@@ -172,11 +196,12 @@ def make_variants(
         for original in order:
             if sum(v.formulation == formulation for v in made) >= wanted:
                 break
-            text = (
-                search_query(original.question, original.language)
-                if formulation == "search"
-                else noisy_question(original.question, f"{seed}:{original.id}")
-            )
+            if formulation == "search":
+                text = search_query(original.question, original.language)
+            elif formulation == "verbose":
+                text = verbose_question(original.question, f"{seed}:{original.id}", original.language)
+            else:
+                text = noisy_question(original.question, f"{seed}:{original.id}")
             variant = dataclasses.replace(
                 original,
                 id=sha256_text(f"{original.id}:{formulation}")[:16],

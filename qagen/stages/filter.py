@@ -84,7 +84,11 @@ def run(ctx: StageContext) -> StageOutput:
             "accepted": len(result.accepted),
             "rejected": len(rejected),
             **{f"accepted_{k}": v for k, v in sorted(by_type.items())},
-            **{f"variants_{f}": sum(v.formulation == f for v in variants) for f in ("search", "noisy") if mix.get(f)},
+            **{
+                f"variants_{f}": sum(v.formulation == f for v in variants)
+                for f in ("search", "noisy", "verbose")
+                if mix.get(f)
+            },
             **({"false_premises": len(premises.made)} if premise_mix.get("false") else {}),
         },
         info={"funnel": result.funnel, "diversity": varied["accepted"]["all"]},
