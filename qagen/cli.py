@@ -414,7 +414,12 @@ def review_import(out: Path, files: tuple[Path, ...], reviewer: str | None, as_j
 @cli.command()
 @click.argument("out", type=click.Path(path_type=Path))
 @click.option(
-    "--answers", required=True, type=click.Path(path_type=Path), help="Answers JSONL (schemas/answer.schema.json)."
+    "--answers",
+    required=True,
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Answers JSONL (schemas/answer.schema.json); repeat to compare chatbots on the same questions "
+    "(paired differences with 95% intervals, OUT/comparison.json).",
 )
 @click.option(
     "--judge",
@@ -434,7 +439,7 @@ def review_import(out: Path, files: tuple[Path, ...], reviewer: str | None, as_j
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 def score(
     out: Path,
-    answers: Path,
+    answers: tuple[Path, ...],
     judge: str | None,
     refusal_judge: str | None,
     config_path: Path | None,
@@ -449,7 +454,7 @@ def score(
         _run_api(
             score_command,
             out,
-            answers,
+            list(answers),
             judge,
             refusal_judge=refusal_judge,
             config_path=config_path,

@@ -580,6 +580,16 @@ class ScoreConfig(_Section):
         "phrases | an LLM spec such as openai:<model>[@<base_url>] or local (phrases decide where a request fails)",
     )
     embedder: str = Field("auto", description="embedder of the MCQ cosine-similarity baseline (see embed.backend)")
+    long_form_rouge_l: float | None = Field(
+        None,
+        ge=0,
+        le=1,
+        description="a long-form answer counts as correct in the CRAG-style score when its ROUGE-L F-measure "
+        "against the reference reaches this; unset: long-form answers are left out of that score (no judge offline)",
+    )
+    min_n: int = Field(
+        20, ge=1, description="figures over fewer questions are marked uncertain (*) on the console and in the report"
+    )
     refusal_phrases: list[str] = Field(
         default_factory=lambda: [
             "cannot answer",

@@ -43,7 +43,8 @@ def run(out: Path, rows: list[dict], judge=None, config=None, **kw):
 def test_shares_and_confusion_matrix_by_hand(out):
     s = run(out, ANSWERS)
     it1, it2, overall = s["by_iteration"][IT1], s["by_iteration"][IT2], s["overall"]
-    assert it1["answerable"] == {"n": 3, "answered": 3, "declined": 0, "answered_share": 1.0, "declined_share": 0.0}
+    assert it1["answerable"] == {"n": 3, "answered": 3, "declined": 0, "answered_share": 1.0, "declined_share": 0.0,
+                                 "answered_ci": [0.4385, 1.0]}  # fmt: skip  # Wilson, 3 of 3
     assert it1["unanswerable"]["answered_share"] == round(1 / 3, 4)  # l2's "no details" is not a known phrase
     assert it2["answerable"]["answered_share"] == round(2 / 3, 4)  # l2 declined with a curly apostrophe
     assert it2["unanswerable"]["answered_share"] == 0.0
@@ -89,14 +90,15 @@ def test_rouge_factoid_recall_mcq_latency_by_hand(out):
     assert quality["rougeL_answered"] == pytest.approx((1 / 2 + 8 / 9 + 2 / 5 + 8 / 11) / 5, abs=1e-4)
     assert quality["bleu"] == round(_corpus_bleu_by_sacrebleu(), 2) and quality["bleu"] > 0
     # the phone written nationally (NL inferred from the dataset) and the e-mail in other case both match
-    assert s["overall"]["factoid"] == {"n": 2, "correct": 2, "accuracy": 1.0}
+    assert s["overall"]["factoid"] == {"n": 2, "correct": 2, "accuracy": 1.0, "accuracy_ci": [0.3424, 1.0]}
     assert s["settings"]["phone_region"] == "NL"
     # recall@k over f1@1 (0, 1, 1), l1@1 (1, 1, 1), f2@2 (0, 0, 0), l2@2 (1, 1, 1)
     assert s["overall"]["retrieval"] == {"n": 4, "recall@1": 0.5, "recall@3": 0.75, "recall@5": 0.75}
     # "you get 25 days of leave per year" shares 2 of 8 words with "25 days", 1 with the others: m1 right;
     # m2's answer shares only "parking" with an option, "Parking permits": wrong
     mcq = s["overall"]["mcq"]
-    assert mcq["judge"] == {"correct": 1, "no_choice": 0, "accuracy": 0.5} and mcq["n"] == 2
+    assert mcq["judge"] == {"correct": 1, "no_choice": 0, "accuracy": 0.5, "accuracy_ci": [0.0945, 0.9055]}
+    assert mcq["n"] == 2
     assert mcq["embedding"] == mcq["judge"] and mcq["declined"] == 0
     rows_m2 = rows[("m2", IT2)]
     assert (rows_m2["mcq_judge"], rows_m2["mcq_judge_correct"]) == (2, False)
@@ -148,8 +150,8 @@ def test_all_refusals(out):
     assert s["overall"]["answerable"]["answered_share"] == 0.0
     assert s["overall"]["answer_quality"]["rougeL_answered"] is None
     assert s["overall"]["factoid"]["accuracy"] == 0.0
-    assert s["overall"]["mcq"] == {"n": 2, "declined": 2, "judge": {"correct": 0, "no_choice": 2, "accuracy": 0.0},
-                                   "embedding": {"correct": 0, "no_choice": 2, "accuracy": 0.0}}  # fmt: skip
+    none = {"correct": 0, "no_choice": 2, "accuracy": 0.0, "accuracy_ci": [0.0, 0.6576]}  # Wilson, 0 of 2
+    assert s["overall"]["mcq"] == {"n": 2, "declined": 2, "judge": none, "embedding": none}
     assert bow.calls == 0  # a declined answer is never sent to a judge
 
 
@@ -266,7 +268,7 @@ def test_failed_llm_judgements_fall_back_to_phrases(out):
     s = run(out, ANSWERS, judge=FakeLLM(lambda r: "not json at all"), config=config)
     assert s["refusal"]["llm_failed"] == 11 and s["refusal"]["phrase_llm_agreement"] is None
     assert s["overall"]["unanswerable_detection"]["tp"] == 5  # as with phrases alone
-    assert s["overall"]["mcq"]["judge"] == {"correct": 0, "no_choice": 2, "accuracy": 0.0}
+    assert s["overall"]["mcq"]["judge"] == {"correct": 0, "no_choice": 2, "accuracy": 0.0, "accuracy_ci": [0.0, 0.6576]}
     assert "the LLM judge failed on 11 refusal request(s); phrases decided those" in s["warnings"]
 
 

@@ -31,10 +31,20 @@ def _get(block: Any, *path: str) -> Any:
     return block
 
 
-def score_row(name: str, block: dict[str, Any], k: int) -> dict[str, Any]:
-    """One table row: the headline metrics of an aggregate block (shares in 0-1, None when undefined)."""
+def score_row(name: str, block: dict[str, Any], k: int, min_n: int = 0) -> dict[str, Any]:
+    """One table row: the headline metrics of an aggregate block (shares in 0-1, None when undefined);
+    ``n_*``, ``ci_*`` and ``small_*`` say how many questions a share rests on, its 95 % interval,
+    and whether they are fewer than ``min_n`` (shown greyed)."""
+    n_in, n_out = _get(block, "answerable", "n"), _get(block, "unanswerable", "n")
     return {
         "name": name,
+        "n_in": n_in,
+        "n_out": n_out,
+        "ci_in": _get(block, "answerable", "answered_ci"),
+        "ci_out": _get(block, "unanswerable", "answered_ci"),
+        "small_in": isinstance(n_in, int) and n_in < min_n,
+        "small_out": isinstance(n_out, int) and n_out < min_n,
+        "crag": _get(block, "crag", "score"),
         "answers": block.get("answers"),
         "answered_in_fold": _get(block, "answerable", "answered_share"),
         "answered_out_of_fold": _get(block, "unanswerable", "answered_share"),
@@ -86,7 +96,8 @@ def scores_view(scores: dict[str, Any] | None, crosseval: dict[str, Any] | None 
         warnings.insert(0, f"The per-answer rows do not match these scores: {rows_problem}.")
     ks = _get(scores, "settings", "recall_k") or [5]
     k = ks[-1]
-    overall = score_row("overall", scores["overall"], k)
+    min_n = _get(scores, "settings", "min_n") or 0
+    overall = score_row("overall", scores["overall"], k, min_n)
     breakdowns = []
     for key, title in BREAKDOWN_TITLES:
         groups = scores.get(key) or {}
@@ -95,7 +106,7 @@ def scores_view(scores: dict[str, Any] | None, crosseval: dict[str, Any] | None 
         rows = []
         for name, block in groups.items():
             label = block.get("label") if key == "by_topic" else None
-            rows.append(score_row(f"{name} · {label}" if label else name, block, k))
+            rows.append(score_row(f"{name} · {label}" if label else name, block, k, min_n))
         breakdowns.append({"key": key, "title": title, "rows": rows})
     return {
         "k": k,
@@ -107,6 +118,8 @@ def scores_view(scores: dict[str, Any] | None, crosseval: dict[str, Any] | None 
         "overall": overall,
         "verdicts": {key: _verdict(key, overall.get(key)) for key in PAPER},
         "detection": _get(scores, "overall", "unanswerable_detection") or {},
-        "iterations": [score_row(n, b, k) for n, b in (scores.get("by_iteration") or {}).items()],
+        "iterations": [score_row(n, b, k, min_n) for n, b in (scores.get("by_iteration") or {}).items()],
+        "headline": scores.get("headline"),
+        "min_n": min_n,
         "breakdowns": breakdowns,
     }

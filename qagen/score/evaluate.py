@@ -7,7 +7,7 @@ from typing import Any
 
 from qagen.score.dataset import Dataset, Iteration, Matched, Question
 from qagen.score.judge import Judges, McqCase
-from qagen.score.metrics import DIGITS, Row, factoid_correct, premise_corrected, recall_at_k, rouge_f
+from qagen.score.metrics import DIGITS, Row, crag_value, factoid_correct, premise_corrected, recall_at_k, rouge_f
 from qagen.score.refusal import RefusalDetector
 
 
@@ -41,6 +41,8 @@ def evaluate(
     _premises(rows, matched, dataset.phone_region)
     notes["retrieved_outside_corpus"] = _retrieval(rows, matched, config.recall_k)
     _mcq(rows, matched, judges)
+    for row in rows:  # +1 correct, 0 declined, -1 hallucinated; None where no offline measure decides
+        row["crag"] = crag_value(row, config.long_form_rouge_l)
     return rows, notes
 
 

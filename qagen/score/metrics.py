@@ -18,6 +18,12 @@ Definitions (every share in 0-1; ``None`` where a metric has no denominator):
 - **false premises corrected** (counterfactual robustness): of the false-premise questions asked
   where their source is loaded, the share whose answer gives the source's value (declined or
   going along with the wrong value count as not corrected).
+- **CRAG-style score** (Meta's CRAG benchmark): per answer +1 correct, 0 declined or missing, -1
+  answered wrongly, over answerable and unanswerable questions together (an unanswerable question
+  answered is -1); correct as the measures above decide it (false premise, factoid, MCQ judge),
+  long-form only with ``score.long_form_rouge_l`` set (left out otherwise: no judge offline).
+- **intervals**: every share with its n and a 95 % Wilson interval (``*_ci``), every mean with a
+  95 % percentile bootstrap interval (:mod:`qagen.score.stats`).
 - **MCQ accuracy**: the judge (and the embedding baseline) picks the option closest in meaning
   to the chatbot's free answer; correct when it is the item's correct option. A declined
   answer is wrong (no option is picked).
@@ -29,6 +35,8 @@ import statistics
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
+
+from qagen.score.stats import bootstrap_mean, wilson
 
 Row = dict[str, Any]
 DIGITS = 4
@@ -119,7 +127,9 @@ def detection(rows: Sequence[Row]) -> dict[str, Any]:
         "fn": fn,
         "tn": tn,
         "precision": precision,
+        "precision_ci": wilson(tp, tp + fp),
         "recall": recall,
+        "recall_ci": wilson(tp, tp + fn),
         "f1": f1,
         "accuracy": ratio(tp + tn, len(rows)),
     }
@@ -135,6 +145,7 @@ def _shares(rows: Sequence[Row]) -> dict[str, Any] | None:
         "answered": n - declined,
         "declined": declined,
         "answered_share": ratio(n - declined, n),
+        "answered_ci": wilson(n - declined, n),
         "declined_share": ratio(declined, n),
     }
 
@@ -152,6 +163,7 @@ def _quality(rows: Sequence[Row], bleu_tokenize: str) -> dict[str, Any] | None:
     return {
         "n": len(rows),
         **{k: _mean(r[k] for r in rows) for k in ("rouge1", "rouge2", "rougeL")},
+        "rougeL_ci": bootstrap_mean([r["rougeL"] for r in rows if r.get("rougeL") is not None]),
         "bleu": None if bleu is None else round(bleu, 2),
         "n_answered": len(answered),
         "rougeL_answered": _mean(r["rougeL"] for r in answered),
@@ -163,7 +175,12 @@ def _factoid(rows: Sequence[Row]) -> dict[str, Any] | None:
     if not judged:
         return None
     correct = sum(1 for r in judged if r["factoid_correct"])
-    return {"n": len(judged), "correct": correct, "accuracy": ratio(correct, len(judged))}
+    return {
+        "n": len(judged),
+        "correct": correct,
+        "accuracy": ratio(correct, len(judged)),
+        "accuracy_ci": wilson(correct, len(judged)),
+    }
 
 
 def _false_premise(rows: Sequence[Row]) -> dict[str, Any] | None:
@@ -177,6 +194,42 @@ def _false_premise(rows: Sequence[Row]) -> dict[str, Any] | None:
         "corrected": corrected,
         "declined": declined,
         "corrected_share": ratio(corrected, len(judged)),
+        "corrected_ci": wilson(corrected, len(judged)),
+    }
+
+
+def crag_value(row: Row, long_form_rouge_l: float | None) -> int | None:
+    """One answer's CRAG-style value: +1 correct, 0 declined (missing), -1 answered wrongly (hallucinated).
+
+    An unanswerable question answered is a hallucination; declined, it scores 0 (Meta's CRAG scores
+    "I don't know" 0 everywhere). Correct is decided where qagen can decide it offline: a false
+    premise corrected, a factoid's entity, the MCQ judge's pick; a long-form answer by ROUGE-L
+    F >= ``long_form_rouge_l`` when that is set, else it is left out (None).
+    """
+    if row["declined"]:
+        return 0
+    if row["role"] == "unanswerable":
+        return -1
+    for key in ("premise_corrected", "factoid_correct", "mcq_judge_correct"):
+        if row.get(key) is not None:
+            return 1 if row[key] else -1
+    if row.get("type") == "long_form" and long_form_rouge_l is not None and row.get("rougeL") is not None:
+        return 1 if row["rougeL"] >= long_form_rouge_l else -1
+    return None
+
+
+def _crag(rows: Sequence[Row]) -> dict[str, Any] | None:
+    values = [r["crag"] for r in rows if r.get("crag") is not None]
+    if not values:
+        return None
+    return {
+        "n": len(values),
+        "correct": values.count(1),
+        "missing": values.count(0),
+        "hallucinated": values.count(-1),
+        "left_out": sum(1 for r in rows if "crag" in r and r["crag"] is None),
+        "score": round(sum(values) / len(values), DIGITS),
+        "ci": bootstrap_mean(values),
     }
 
 
@@ -196,7 +249,12 @@ def _mcq(rows: Sequence[Row]) -> dict[str, Any] | None:
         if any(f"mcq_{who}" in r for r in mcq):
             correct = sum(1 for r in mcq if r.get(f"mcq_{who}_correct"))
             no_choice = sum(1 for r in mcq if r.get(f"mcq_{who}") is None)
-            out[who] = {"correct": correct, "no_choice": no_choice, "accuracy": ratio(correct, len(mcq))}
+            out[who] = {
+                "correct": correct,
+                "no_choice": no_choice,
+                "accuracy": ratio(correct, len(mcq)),
+                "accuracy_ci": wilson(correct, len(mcq)),
+            }
     return out
 
 
@@ -228,6 +286,7 @@ def aggregate(rows: Sequence[Row], ks: Sequence[int], bleu_tokenize: str = "13a"
         "retrieval": _retrieval(answerable, ks),
         "mcq": _mcq(answerable),
         "false_premise": _false_premise(answerable),
+        "crag": _crag(rows),
         "latency_s": _latency(rows),
     }
 

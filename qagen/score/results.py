@@ -47,6 +47,9 @@ def summarize(
             "bleu": bleu_signature(tok),
             "rouge": "rouge-score F-measure, Unicode word tokens, no stemming",
             "phone_region": dataset.phone_region,
+            "min_n": config.min_n,
+            "long_form_rouge_l": config.long_form_rouge_l,
+            "intervals": "95 % Wilson for shares, 95 % percentile bootstrap (2,000 resamples, seed 0) for means",
         },
         "overall": aggregate(rows, ks, tok),
     }
@@ -56,8 +59,44 @@ def summarize(
     out["by_iteration"] = {n: out["by_iteration"][n] for n in order if n in out["by_iteration"]}
     for tid, block in out["by_topic"].items():
         block["label"] = dataset.topic_labels.get(int(tid), "outliers" if tid == "-1" else "")
+    out["headline"] = headline(out, rows)
     out["warnings"] = warnings(out, notes)
     return out
+
+
+def headline(scores: dict[str, Any], rows: list[Row]) -> dict[str, Any] | None:
+    """The figures to quote: the test set's (validation's when there is no test set), pooled and as the
+    mean over its iterations (the Twente paper's per-set figures)."""
+    sets = scores["by_set"]
+    name = "test" if "test" in sets else "validation" if "validation" in sets else None
+    if name is None:
+        return None
+    block = sets[name]
+    iterations = [b for it, b in scores["by_iteration"].items() if any(r["iteration"] == it and r["set"] == name
+                                                                       for r in rows)]  # fmt: skip
+
+    def mean(path: tuple[str, ...]) -> float | None:
+        values = []
+        for b in iterations:
+            node: Any = b
+            for key in path:
+                node = node.get(key) if isinstance(node, dict) else None
+            if node is not None:
+                values.append(node)
+        return round(sum(values) / len(values), 4) if values else None
+
+    return {
+        "set": name,
+        "iterations": len(iterations),
+        "crag": block.get("crag"),
+        "answered_in_fold": block.get("answerable"),
+        "answered_out_of_fold": block.get("unanswerable"),
+        "mean_over_iterations": {
+            "answered_in_fold": mean(("answerable", "answered_share")),
+            "answered_out_of_fold": mean(("unanswerable", "answered_share")),
+            "crag_score": mean(("crag", "score")),
+        },
+    }
 
 
 def coverage(matched: Matched, dataset: Dataset) -> dict[str, Any]:
@@ -103,9 +142,10 @@ def format_summary(scores: dict[str, Any]) -> str:
     header = ("", "answered in-fold", "answered out-of-fold", "unans. precision", "unans. recall", "ROUGE-L", "BLEU")
     ks = scores["settings"]["recall_k"]
     header += (f"recall@{ks[-1]}", "MCQ judge", "MCQ embed")
+    min_n = scores["settings"].get("min_n", 0)
     lines = [header]
     for name, block in [*scores["by_iteration"].items(), ("overall", scores["overall"])]:
-        lines.append((name, *_headline(block, ks[-1])))
+        lines.append((name, *_headline(block, ks[-1], min_n)))
     widths = [max(len(r[i]) for r in lines) for i in range(len(header))]
     text = [
         "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
@@ -119,6 +159,9 @@ def format_summary(scores: dict[str, Any]) -> str:
         f"scored {cov['answers']} answers ({cov['missing']} questions unanswered); MCQ judge "
         f"{scores['judge']['mcq']}, refusals by {by}",
     )
+    text += headline_lines(scores.get("headline"), min_n)
+    if any("*" in cell for line in lines[1:] for cell in line[1:]):
+        text.append(f"* fewer than {min_n} questions (score.min_n): uncertain; every interval is in scores.json")
     oos = ((scores.get("by_scope") or {}).get("out_of_scope") or {}).get("unanswerable")
     if oos:  # off-domain questions are among the unanswerable ones above; said apart too
         text.append(
@@ -135,9 +178,50 @@ def format_summary(scores: dict[str, Any]) -> str:
     return "\n".join(text)
 
 
-def _headline(block: dict[str, Any], k: int) -> tuple[str, ...]:
+def headline_lines(head: dict[str, Any] | None, min_n: int) -> list[str]:
+    """The figures to quote, with n and 95 % intervals."""
+    if not head:
+        return []
+
+    def share(block: dict[str, Any] | None, key: str, ci_key: str) -> str:
+        if not block or block.get(key) is None:
+            return "—"
+        ci = block.get(ci_key)
+        mark = "*" if block["n"] < min_n else ""
+        interval = f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]" if ci else ""
+        return f"{100 * block[key]:.1f}%{interval} (n={block['n']}){mark}"
+
+    crag = head.get("crag")
+    if crag:
+        ci = f" [{crag['ci'][0]:+.3f}, {crag['ci'][1]:+.3f}]" if crag.get("ci") else ""
+        left = (
+            f", {crag['left_out']} long-form left out (no judge; score.long_form_rouge_l)" if crag["left_out"] else ""
+        )
+        mark = "*" if crag["n"] < min_n else ""
+        crag_text = (
+            f"CRAG-style score {crag['score']:+.3f}{ci} (n={crag['n']}{left}){mark}: "
+            f"{crag['correct']} correct, {crag['missing']} declined, {crag['hallucinated']} hallucinated"
+        )
+    else:
+        crag_text = "CRAG-style score —"
+    means = head["mean_over_iterations"]
+
     def pct(v: Any) -> str:
         return "—" if v is None else f"{100 * v:.1f}%"
+
+    return [
+        f"headline ({head['set']} set, {head['iterations']} iterations): {crag_text}",
+        f"  answered in-fold {share(head['answered_in_fold'], 'answered_share', 'answered_ci')}; "
+        f"answered out-of-fold {share(head['answered_out_of_fold'], 'answered_share', 'answered_ci')}; "
+        f"mean over iterations: in-fold {pct(means['answered_in_fold'])}, "
+        f"out-of-fold {pct(means['answered_out_of_fold'])}",
+    ]
+
+
+def _headline(block: dict[str, Any], k: int, min_n: int = 0) -> tuple[str, ...]:
+    def pct(v: Any, n: Any = None) -> str:
+        text = "—" if v is None else f"{100 * v:.1f}%"
+        return text + "*" if v is not None and isinstance(n, int) and n < min_n else text
 
     def get(*path: str) -> Any:
         node: Any = block
@@ -148,8 +232,8 @@ def _headline(block: dict[str, Any], k: int) -> tuple[str, ...]:
     bleu = get("answer_quality", "bleu")
     rouge = get("answer_quality", "rougeL")
     return (
-        pct(get("answerable", "answered_share")),
-        pct(get("unanswerable", "answered_share")),
+        pct(get("answerable", "answered_share"), get("answerable", "n")),
+        pct(get("unanswerable", "answered_share"), get("unanswerable", "n")),
         pct(get("unanswerable_detection", "precision")),
         pct(get("unanswerable_detection", "recall")),
         "—" if rouge is None else f"{rouge:.3f}",

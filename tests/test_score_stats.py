@@ -1,0 +1,128 @@
+"""Honest numbers: intervals, the CRAG-style score, and two chatbots compared on paired questions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from qagen.score.compare import compare_rows, format_comparison
+from qagen.score.metrics import aggregate, crag_value
+from qagen.score.stats import bootstrap_mean, paired_difference, wilson
+from tests.support.score_data import ANSWERS, IT1, BagOfWords, make_out, write_answers
+
+
+def test_wilson_intervals_match_the_textbook_values() -> None:
+    assert wilson(7, 10) == [0.3968, 0.8922]  # Wilson (1927) score interval, z = 1.96
+    assert wilson(0, 5) == [0.0, 0.4345]
+    assert wilson(10, 10) == [0.7225, 1.0]
+    assert wilson(0, 0) is None
+
+
+def test_bootstrap_intervals_are_reproducible_and_hold_the_mean() -> None:
+    values = [0.1, 0.9, 0.4, 0.5, 0.7, 0.2, 0.3, 0.8]
+    ci = bootstrap_mean(values)
+    assert ci == bootstrap_mean(values) and ci[0] < sum(values) / len(values) < ci[1]
+    assert bootstrap_mean([1.0, 1.0, 1.0]) == [1.0, 1.0] and bootstrap_mean([0.5]) is None
+
+
+def test_a_paired_difference_separates_only_what_the_questions_support() -> None:
+    clear = paired_difference([0, 0, 1, 0, 1, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 0, 1, 1, 1, 1])
+    assert clear["difference"] == 0.7 and clear["separated"] and clear["ci"][0] > 0
+    noise = paired_difference([1, 0, 1, 0, 1, 0], [0, 1, 0, 1, 1, 0])
+    assert noise["difference"] == 0.0 and not noise["separated"]
+    with pytest.raises(ValueError):
+        paired_difference([1, 0], [1])
+
+
+@pytest.mark.parametrize(
+    ("row", "value"),
+    [
+        ({"role": "unanswerable", "declined": True}, 0),  # declined where it should: nothing gained or lost
+        ({"role": "unanswerable", "declined": False}, -1),  # hallucinated
+        ({"role": "answerable", "declined": True}, 0),  # missing
+        ({"role": "answerable", "declined": False, "type": "factoid", "factoid_correct": True}, 1),
+        ({"role": "answerable", "declined": False, "type": "factoid", "factoid_correct": False}, -1),
+        ({"role": "answerable", "declined": False, "type": "mcq", "mcq_judge_correct": True}, 1),
+        ({"role": "answerable", "declined": False, "type": "factoid", "premise_corrected": False}, -1),
+        ({"role": "answerable", "declined": False, "type": "long_form", "rougeL": 0.9}, None),  # no judge: left out
+    ],
+)
+def test_the_crag_value_of_one_answer(row: dict, value: int | None) -> None:
+    assert crag_value(row, long_form_rouge_l=None) == value
+
+
+def test_long_form_enters_the_crag_score_only_with_a_threshold() -> None:
+    row = {"role": "answerable", "declined": False, "type": "long_form", "rougeL": 0.45}
+    assert crag_value(row, long_form_rouge_l=0.4) == 1 and crag_value(row, long_form_rouge_l=0.5) == -1
+
+
+def test_every_share_has_its_n_and_interval() -> None:
+    rows = [
+        {"role": "answerable", "declined": i % 4 == 0, "type": "long_form", "rougeL": i / 10, "rouge1": 0, "rouge2": 0,
+         "_prediction": "an answer", "_reference": "the reference"}
+        for i in range(10)
+    ]  # fmt: skip
+    rows += [{"role": "unanswerable", "declined": i % 2 == 0, "type": "long_form"} for i in range(6)]
+    for r in rows:
+        r["crag"] = crag_value(r, long_form_rouge_l=0.5)
+    block = aggregate(rows, [1])
+    assert block["answerable"]["n"] == 10 and block["answerable"]["answered_ci"] == wilson(7, 10)
+    assert block["unanswerable_detection"]["recall_ci"] == wilson(3, 6)
+    assert block["answer_quality"]["rougeL_ci"] == bootstrap_mean([i / 10 for i in range(10)])
+    crag = block["crag"]
+    assert (crag["n"], crag["correct"], crag["missing"], crag["hallucinated"]) == (16, 4, 6, 6)
+    assert crag["score"] == round((4 - 6) / 16, 4) and crag["ci"] == bootstrap_mean([r["crag"] for r in rows])
+
+
+@pytest.fixture
+def scored(tmp_path: Path) -> Path:
+    from qagen.score import score
+
+    out = make_out(tmp_path / "out")
+    good = write_answers(tmp_path / "good.jsonl", ANSWERS)
+    score(out, good, judge=BagOfWords())
+    return out
+
+
+def test_the_headline_is_the_test_set_else_validation_with_the_crag_score_and_intervals(scored: Path) -> None:
+    from qagen.score import read_scores
+    from qagen.score.results import format_summary
+
+    scores = read_scores(scored / "scores.json")
+    headline = scores["headline"]
+    assert headline["set"] == "validation"  # this dataset has no test set
+    # f1 +1 in IT1, f2 +1 in IT2; l2 answered in IT1 where it is unanswerable -1; m2's judge picks C -1
+    crag = scores["overall"]["crag"]
+    m1_right = scores["by_iteration"][IT1]["mcq"]["judge"]["correct"]  # the bag-of-words judge's pick
+    assert (crag["correct"], crag["hallucinated"]) == (2 + m1_right, 2)
+    assert crag["left_out"] == 1  # l1 answered where answerable: long-form, no judge
+    assert crag["n"] == 12 - 1 and crag["missing"] == 12 - 1 - crag["correct"] - crag["hallucinated"]
+    text = format_summary(scores)
+    assert (
+        "headline (validation set, 2 iterations): CRAG-style score" in text
+        and "CRAG-style score" in text
+        and "n=" in text
+    )
+
+
+def test_two_chatbots_compared_on_the_same_questions(tmp_path: Path) -> None:
+    from qagen.commands.score import score_command
+
+    out = make_out(tmp_path / "out")
+    good = write_answers(tmp_path / "good.jsonl", ANSWERS)
+    # a worse chatbot: answers everything with the same confident sentence
+    bad = write_answers(
+        tmp_path / "bad.jsonl", [{**a, "answer": "It is on the second floor, call 555 0100."} for a in ANSWERS]
+    )
+    text = score_command(out, [good, bad], judge=BagOfWords(), progress=False)
+    comparison = json.loads((out / "comparison.json").read_text())
+    row = comparison["bad"]["all"]["metrics"]["answered_out_of_fold"]
+    assert (row["n"], row["a"], row["b"], row["better"]) == (6, round(1 / 6, 4), 1.0, "a")  # "good" hallucinates less
+    assert comparison["bad"]["validation"]["questions"] == 12
+    assert (out / "scores.json").is_file() and (out / "scores.bad.json").is_file()
+    assert "answered_out_of_fold" in text and "good" in text and "bad" in text
+    rows_a = [json.loads(x) for x in (out / "scores.items.jsonl").read_text().splitlines()]
+    assert compare_rows(rows_a, rows_a)["metrics"]["crag_score"]["difference"] == 0.0
+    assert "neither" in format_comparison(compare_rows(rows_a, rows_a), "good", "good")
