@@ -93,7 +93,9 @@ def test_rouge_factoid_recall_mcq_latency_by_hand(out):
     assert s["overall"]["factoid"] == {"n": 2, "correct": 2, "accuracy": 1.0, "accuracy_ci": [0.3424, 1.0]}
     assert s["settings"]["phone_region"] == "NL"
     # recall@k over f1@1 (0, 1, 1), l1@1 (1, 1, 1), f2@2 (0, 0, 0), l2@2 (1, 1, 1)
-    assert s["overall"]["retrieval"] == {"n": 4, "recall@1": 0.5, "recall@3": 0.75, "recall@5": 0.75}
+    # context precision: of the first 5 retrieved, the source's pages: f1 1 of 2, l1 1 of 1, f2 0 of 1, l2 1 of 2
+    assert s["overall"]["retrieval"] == {"n": 4, "recall@1": 0.5, "recall@3": 0.75, "recall@5": 0.75,
+                                         "context_precision@5": 0.5}  # fmt: skip
     # "you get 25 days of leave per year" shares 2 of 8 words with "25 days", 1 with the others: m1 right;
     # m2's answer shares only "parking" with an option, "Parking permits": wrong
     mcq = s["overall"]["mcq"]

@@ -126,3 +126,29 @@ def test_two_chatbots_compared_on_the_same_questions(tmp_path: Path) -> None:
     rows_a = [json.loads(x) for x in (out / "scores.items.jsonl").read_text().splitlines()]
     assert compare_rows(rows_a, rows_a)["metrics"]["crag_score"]["difference"] == 0.0
     assert "neither" in format_comparison(compare_rows(rows_a, rows_a), "good", "good")
+
+
+def test_noise_robustness_pairs_each_variant_with_its_original_in_the_same_iteration() -> None:
+    def row(item: str, declined: bool, rouge: float, formulation: str = "natural", of: str | None = None) -> dict:
+        return {"iteration": "it1", "item_id": item, "role": "answerable", "declined": declined, "type": "long_form",
+                "rouge1": rouge, "rouge2": rouge, "rougeL": rouge, "formulation": formulation, "variant_of": of,
+                "_prediction": "a", "_reference": "b"}  # fmt: skip
+
+    rows = [row(f"o{i}", False, 0.8) for i in range(4)]
+    rows += [row(f"n{i}", i == 0, 0.5, "noisy", f"o{i}") for i in range(4)]  # one declined, the rest worse
+    rows += [row("s0", False, 0.8, "search", "o0"), row("x", False, 0.1, "noisy", "missing")]  # no original: left out
+    block = aggregate(rows, [1])["robustness"]
+    assert set(block) == {"noisy", "search"} and block["noisy"]["n"] == 4
+    assert block["noisy"]["answered"]["difference"] == -0.25
+    assert block["noisy"]["rougeL"]["n"] == 3 and block["noisy"]["rougeL"]["difference"] == round(0.5 - 0.8, 4)
+    assert block["search"]["rougeL"]["difference"] == 0.0
+
+
+def test_semantic_similarity_and_context_precision_per_answer(scored: Path) -> None:
+    rows = {(r["item_id"], r["iteration"]): r for r in map(json.loads, (scored / "scores.items.jsonl").open())}
+    assert rows[("l1", IT1)]["semantic"] > 0.8  # "open from 9 to 5" against "... from 9 to 5 on weekdays"
+    assert "semantic" not in rows[("l2", IT1)]  # unanswerable there: nothing to compare
+    assert rows[("f1", IT1)]["context_precision"] == 0.5  # d1-p1 then d1-p0: one of two is the source
+    scores = json.loads((scored / "scores.json").read_text())
+    assert scores["settings"]["semantic_embedder"].startswith("sentence-transformers:")  # the baseline judge's
+    assert 0 < scores["overall"]["answer_quality"]["semantic_answered"] <= 1

@@ -41,6 +41,7 @@ def evaluate(
     _premises(rows, matched, dataset.phone_region)
     notes["retrieved_outside_corpus"] = _retrieval(rows, matched, config.recall_k)
     _mcq(rows, matched, judges)
+    notes["semantic_embedder"] = _semantic(rows, matched, judges.baseline.embedder)
     for row in rows:  # +1 correct, 0 declined, -1 hallucinated; None where no offline measure decides
         row["crag"] = crag_value(row, config.long_form_rouge_l)
     return rows, notes
@@ -56,6 +57,8 @@ def _base_row(it: Iteration, q: Question, answer: str, latency: float | None, de
         "role": q.role,
         "scope": q.scope,
         "premise": item.premise,
+        "formulation": item.formulation,
+        "variant_of": item.variant_of,
         "type": item.type,
         "fold": item.fold,
         "bloom": item.bloom,
@@ -122,6 +125,28 @@ def _premises(rows: list[Row], matched: Matched, region: str) -> None:
             )
 
 
+def _semantic(rows: list[Row], matched: Matched, embedder: Any) -> str:
+    """Cosine similarity of each answered answerable question's answer to its reference, with the
+    baseline judge's embedder (MiniLM by default): the meaning kept where ROUGE counts words."""
+    import numpy as np
+
+    todo = [i for i, (_, q, _) in enumerate(matched.pairs) if q.answerable and not rows[i]["declined"]]
+    if not todo:
+        return str(getattr(embedder, "id", type(embedder).__name__))
+    answers = [matched.pairs[i][2].answer for i in todo]
+    references = [_reference(matched.pairs[i][1]) for i in todo]
+    texts = list(dict.fromkeys(answers + references))
+    if hasattr(embedder, "fit") and not getattr(embedder, "fitted", True):
+        embedder.fit(texts)
+    vectors = np.asarray(embedder.embed(texts), dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors = vectors / np.where(norms == 0, 1, norms)
+    row_of = {t: n for n, t in enumerate(texts)}
+    for i, answer, reference in zip(todo, answers, references, strict=True):
+        rows[i]["semantic"] = round(float(vectors[row_of[answer]] @ vectors[row_of[reference]]), DIGITS)
+    return str(getattr(embedder, "id", type(embedder).__name__))
+
+
 def _retrieval(rows: list[Row], matched: Matched, ks: list[int]) -> dict[str, int]:
     """Recall@k per answerable answer with retrieved pages; count retrieved pages outside the corpus."""
     outside: Counter[str] = Counter()
@@ -133,6 +158,10 @@ def _retrieval(rows: list[Row], matched: Matched, ks: list[int]) -> dict[str, in
         if q.answerable and q.item.source.page_ids:
             got = [recall_at_k(q.item.source.page_ids, a.retrieved_page_ids, k) for k in ks]
             row["recall"] = {str(k): v for k, v in zip(ks, got, strict=True)}
+            # context precision (the metrics sheet's, by page ids): the share of the first k retrieved
+            # pages that hold the item's source
+            wanted, first = set(q.item.source.page_ids), a.retrieved_page_ids[: ks[-1]]
+            row["context_precision"] = round(sum(p in wanted for p in first) / len(first), DIGITS) if first else None
     return {k: v for k, v in outside.items() if v}
 
 

@@ -18,6 +18,12 @@ Definitions (every share in 0-1; ``None`` where a metric has no denominator):
 - **false premises corrected** (counterfactual robustness): of the false-premise questions asked
   where their source is loaded, the share whose answer gives the source's value (declined or
   going along with the wrong value count as not corrected).
+- **semantic similarity**: cosine of the answer's and the reference's embeddings (the MCQ baseline's
+  embedder), over answered answerable questions.
+- **context precision@k** (by page ids): the share of the first k retrieved pages that hold the
+  item's source; recall@k above is the metrics sheet's context recall.
+- **noise robustness**: each search, noisy or verbose variant against its original in the same
+  iteration, paired (answered share, ROUGE-L, semantic similarity), with bootstrap intervals.
 - **CRAG-style score** (Meta's CRAG benchmark): per answer +1 correct, 0 declined or missing, -1
   answered wrongly, over answerable and unanswerable questions together (an unanswerable question
   answered is -1); correct as the measures above decide it (false premise, factoid, MCQ judge),
@@ -36,7 +42,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from qagen.score.stats import bootstrap_mean, wilson
+from qagen.score.stats import bootstrap_mean, paired_difference, wilson
 
 Row = dict[str, Any]
 DIGITS = 4
@@ -167,6 +173,9 @@ def _quality(rows: Sequence[Row], bleu_tokenize: str) -> dict[str, Any] | None:
         "bleu": None if bleu is None else round(bleu, 2),
         "n_answered": len(answered),
         "rougeL_answered": _mean(r["rougeL"] for r in answered),
+        # cosine of answer and reference embeddings, over answered questions
+        "semantic_answered": _mean(r.get("semantic") for r in answered),
+        "semantic_ci": bootstrap_mean([r["semantic"] for r in answered if r.get("semantic") is not None]),
     }
 
 
@@ -218,6 +227,34 @@ def crag_value(row: Row, long_form_rouge_l: float | None) -> int | None:
     return None
 
 
+def _robustness(rows: Sequence[Row]) -> dict[str, Any] | None:
+    """Noise robustness: each variant (search, noisy, verbose) against its original in the same iteration,
+    paired: answered share, and ROUGE-L and semantic similarity where both were answered."""
+    by_key = {(r.get("iteration"), r.get("item_id")): r for r in rows}
+    pairs: dict[str, list[tuple[Row, Row]]] = defaultdict(list)
+    for r in rows:
+        original = by_key.get((r.get("iteration"), r.get("variant_of"))) if r.get("variant_of") else None
+        if original is not None and r.get("formulation", "natural") != "natural":
+            pairs[r["formulation"]].append((original, r))
+    if not pairs:
+        return None
+    out: dict[str, Any] = {}
+    for formulation, group in sorted(pairs.items()):
+        both = [(o, v) for o, v in group if not o["declined"] and not v["declined"]]
+        block: dict[str, Any] = {
+            "n": len(group),
+            "answered": paired_difference(
+                [float(not o["declined"]) for o, _ in group], [float(not v["declined"]) for _, v in group]
+            ),
+        }
+        for key in ("rougeL", "semantic"):
+            values = [(o.get(key), v.get(key)) for o, v in both if o.get(key) is not None and v.get(key) is not None]
+            if values:
+                block[key] = paired_difference([a for a, _ in values], [b for _, b in values])
+        out[formulation] = block
+    return out
+
+
 def _crag(rows: Sequence[Row]) -> dict[str, Any] | None:
     values = [r["crag"] for r in rows if r.get("crag") is not None]
     if not values:
@@ -237,7 +274,11 @@ def _retrieval(rows: Sequence[Row], ks: Sequence[int]) -> dict[str, Any] | None:
     judged = [r for r in rows if r.get("recall")]
     if not judged:
         return None
-    return {"n": len(judged), **{f"recall@{k}": _mean(r["recall"][str(k)] for r in judged) for k in ks}}
+    return {
+        "n": len(judged),
+        **{f"recall@{k}": _mean(r["recall"][str(k)] for r in judged) for k in ks},
+        f"context_precision@{ks[-1]}": _mean(r.get("context_precision") for r in judged),
+    }
 
 
 def _mcq(rows: Sequence[Row]) -> dict[str, Any] | None:
@@ -287,6 +328,7 @@ def aggregate(rows: Sequence[Row], ks: Sequence[int], bleu_tokenize: str = "13a"
         "mcq": _mcq(answerable),
         "false_premise": _false_premise(answerable),
         "crag": _crag(rows),
+        "robustness": _robustness(answerable),
         "latency_s": _latency(rows),
     }
 

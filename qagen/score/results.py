@@ -48,6 +48,7 @@ def summarize(
             "rouge": "rouge-score F-measure, Unicode word tokens, no stemming",
             "phone_region": dataset.phone_region,
             "min_n": config.min_n,
+            "semantic_embedder": notes.pop("semantic_embedder", None),
             "long_form_rouge_l": config.long_form_rouge_l,
             "intervals": "95 % Wilson for shares, 95 % percentile bootstrap (2,000 resamples, seed 0) for means",
         },
@@ -167,6 +168,14 @@ def format_summary(scores: dict[str, Any]) -> str:
         text.append(
             f"out of scope (off the corpus's domain): {oos['n']} asked, {oos['answered']} answered "
             f"({100 * oos['answered_share']:.1f}%), {oos['declined']} declined"
+        )
+    for formulation, block in (scores["overall"].get("robustness") or {}).items():  # variants against originals
+        answered = block["answered"]
+        rouge = block.get("rougeL")
+        text.append(
+            f"{formulation} questions: answered {100 * answered['b']:.1f}% against {100 * answered['a']:.1f}% of "
+            f"their originals (n={block['n']})"
+            + (f", ROUGE-L {rouge['b']:.3f} against {rouge['a']:.3f}" if rouge else "")
         )
     fp = scores["overall"].get("false_premise")
     if fp:  # false premises asked where their source is loaded: corrected with the source's value?
