@@ -84,8 +84,11 @@ def test_a_factoid_in_one_of_the_generators_frames_asserts_the_wrong_value(quest
     assert claim.answer.startswith("No: ") and claim.answer.endswith("is +31 20 794 3120, not X.")
 
 
-def test_a_question_in_another_frame_gets_no_false_premise() -> None:
-    assert factoid_claim(factoid(1, "Who answers the phone at night?", "+31 20 794 3120"), "X") is None
+def test_a_question_in_another_wording_gets_the_value_offered_after_it() -> None:
+    other = factoid_claim(factoid(1, "Who answers the phone at night?", "+31 20 794 3120"), "X")
+    assert other is not None and other.question == "Who answers the phone at night? I was told it is X. Is that right?"
+    assert other.answer == "No: +31 20 794 3120, not X."
+    assert factoid_claim(factoid(1, "Phone number of the night desk", "+31 20 794 3120"), "X") is None
     assert cloze_claim(cloze(1, "Use ____ at the end.", "\\DisplayProof", ("\\AxiomC",)), "\\AxiomC")
     wh = cloze(2, "x", "\\DisplayProof", ("\\AxiomC",))
     wh = Item(**{**wh.__dict__, "question": "In the bussproofs package, which command displays a proof?"})

@@ -14,9 +14,11 @@ reference answer gives the source's fact::
 The wrong value is a whole value of the same kind found in another document of the corpus (a
 phone number, e-mail or web address), or for a fill-in-the-blank question one of its distractors
 (a term of the same kind from the corpus); it never appears in the source's document (or, for a
-distractor, in the source section), so the source says something else. Made offline from the
-question frames qagen's own generator writes, in English; a question in another frame (an LLM's
-own wording, another language) gets no false-premise variant, and the shortfall is reported.
+distractor, in the source section), so the source says something else. Made offline in English:
+a factoid in one of qagen's frames asserts it of what the question asks for; a factoid in other
+words (an LLM's) is asked as written with the wrong value offered after it ("... ? I was told it is
+X. Is that right?"); a multiple-choice question gets one only as a fill-in-the-blank statement.
+Other languages get none, and the shortfall is reported.
 """
 
 from __future__ import annotations
@@ -84,7 +86,8 @@ def plan_false(n_eligible: int, share: float) -> int:
 
 
 def factoid_claim(item: Item, false_value: str) -> Claim | None:
-    """The false-premise question of a factoid in one of qagen's frames; None in any other frame."""
+    """The false-premise question of a factoid: in one of qagen's frames, the noun phrase it asks for is
+    said to be the wrong value; in any other wording, the wrong value is offered after the question."""
     if item.type != "factoid" or not item.entity:
         return None
     for frame, phrase in _FACTOID_FRAMES:
@@ -98,6 +101,11 @@ def factoid_claim(item: Item, false_value: str) -> Claim | None:
         told = f"{lead}I was told {np} is {false_value}. Is that right?"
         answer = f"No: {np.rstrip(',')} is {item.entity}, not {false_value}."
         return Claim(told, answer, false_value, item.entity, item.entity_kind)
+    question = item.question.strip()
+    if question.endswith("?") and "\n" not in question:
+        # another wording (an LLM's own): the question as asked, then the wrong value offered
+        told = f"{question} I was told it is {false_value}. Is that right?"
+        return Claim(told, f"No: {item.entity}, not {false_value}.", false_value, item.entity, item.entity_kind)
     return None
 
 
