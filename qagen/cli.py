@@ -433,6 +433,12 @@ def review_import(out: Path, files: tuple[Path, ...], reviewer: str | None, as_j
     help="Who decides refusals: auto (an LLM --judge does, else phrases) | phrases | openai:MODEL[@URL] | local "
     "(default: score.refusal_judge).",
 )
+@click.option(
+    "--grader",
+    metavar="SPEC",
+    help="Grade answered answers 1-5 (correctness, completeness, relevance, faithfulness): none | "
+    "openai:MODEL[@URL] | local (default: score.grader).",
+)
 @click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), help="TOML config (see qagen init).")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a config key; repeatable.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Scores file (default: OUT/scores.json).")
@@ -442,6 +448,7 @@ def score(
     answers: tuple[Path, ...],
     judge: str | None,
     refusal_judge: str | None,
+    grader: str | None,
     config_path: Path | None,
     overrides: tuple[str, ...],
     output: Path | None,
@@ -457,6 +464,7 @@ def score(
             list(answers),
             judge,
             refusal_judge=refusal_judge,
+            grader=grader,
             config_path=config_path,
             overrides=list(overrides),
             output=output,

@@ -580,6 +580,12 @@ class ScoreConfig(_Section):
         "phrases | an LLM spec such as openai:<model>[@<base_url>] or local (phrases decide where a request fails)",
     )
     embedder: str = Field("auto", description="embedder of the MCQ cosine-similarity baseline (see embed.backend)")
+    grader: str = Field(
+        "none",
+        description="who grades answered answers on the rubric (correctness, completeness, relevance, faithfulness "
+        "to the retrieved passages, 1-5): none | an LLM spec such as openai:<model>[@<base_url>] or local; "
+        "with a grader, a long-form answer graded 4 or 5 for correctness counts as correct in the CRAG-style score",
+    )
     long_form_rouge_l: float | None = Field(
         None,
         ge=0,

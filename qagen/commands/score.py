@@ -17,6 +17,7 @@ def score_command(
     judge: str | None = None,
     *,
     refusal_judge: str | None = None,
+    grader: str | None = None,
     config_path: str | Path | None = None,
     overrides: Sequence[str] = (),
     output: str | Path | None = None,
@@ -30,6 +31,7 @@ def score_command(
             each other one into ``scores.<its name>.json``, and compared with the first.
         judge: ``--judge`` (``embedding[:<spec>]``, ``openai:<model>[@<url>]``, ``local``); None = config.
         refusal_judge: ``--refusal-judge`` (``auto``, ``phrases`` or an LLM spec); None = config.
+        grader: ``--grader`` (``none`` or an LLM spec grading answers on the rubric); None = config.
         config_path: ``--config`` TOML file.
         overrides: ``--set key=value`` strings.
         output: ``--output``: where to write the scores (default ``OUT/scores.json``).
@@ -51,9 +53,18 @@ def score_command(
     if len(files) > 1:
         if output is not None:
             raise ScoreError("--output names one scores file; with several --answers each goes beside scores.json")
-        return _compare_command(Path(out), [Path(f) for f in files], judge, refusal_judge, cfg, progress)
+        return _compare_command(Path(out), [Path(f) for f in files], judge, refusal_judge, grader, cfg, progress)
     answers = files[0]
-    scores = score(out, answers, judge=judge, config=cfg, refusal_judge=refusal_judge, output=output, progress=progress)
+    scores = score(
+        out,
+        answers,
+        judge=judge,
+        config=cfg,
+        refusal_judge=refusal_judge,
+        grader=grader,
+        output=output,
+        progress=progress,
+    )
     target = Path(output) if output else Path(out) / SCORES_FILE
     lines = [format_summary(scores), f"wrote {target} and {rows_path(target)}"]
     report = rerender_report(out, cfg.report) if output is None else None
@@ -63,7 +74,13 @@ def score_command(
 
 
 def _compare_command(
-    out: Path, files: list[Path], judge: str | None, refusal_judge: str | None, cfg: Any, progress: bool
+    out: Path,
+    files: list[Path],
+    judge: str | None,
+    refusal_judge: str | None,
+    grader: str | None,
+    cfg: Any,
+    progress: bool,
 ) -> str:
     """Score every answers file, compare each later one with the first (all questions and the headline set)."""
     from qagen.commands.report import rerender_report

@@ -34,6 +34,7 @@ def score(
     *,
     embedder: Any = None,
     refusal_judge: Any = None,
+    grader: Any = None,
     output: str | Path | None = None,
     progress: bool = False,
 ) -> dict[str, Any]:
@@ -52,6 +53,9 @@ def score(
         refusal_judge: Who decides refusals: ``auto`` (an LLM ``judge`` does, else phrases),
             ``phrases``, an LLM spec or backend, or an object with ``declined(cases)``;
             None = ``score.refusal_judge``. Phrases decide where an LLM request fails.
+        grader: Who grades answered answers on the rubric (correctness, completeness, relevance,
+            faithfulness, 1-5): ``none``, an LLM spec or backend, or an object with
+            ``grade(cases)``; None = ``score.grader``.
         output: Where to write the scores; default ``OUT/scores.json``.
         progress: Progress bars (ROUGE, LLM requests).
 
@@ -93,6 +97,7 @@ def score(
         embedder=embedder,
         progress=progress,
         refusal_judge=refusal_judge,
+        grader=grader,
     )
     rows, notes = evaluate(matched, dataset, cfg.score, judges, progress=progress)
     scores = {
@@ -173,6 +178,10 @@ def _judge_info(judges: Any) -> dict[str, Any]:
         info["llm_stats"] = judges.judge.stats()
     if judges.refusal is not None and judges.refusal is not judges.judge and hasattr(judges.refusal, "stats"):
         info["refusal_llm_stats"] = judges.refusal.stats()
+    info["grader"] = None if judges.grader is None else name(judges.grader)
+    seen = (judges.judge, judges.refusal)
+    if judges.grader is not None and all(judges.grader is not j for j in seen) and hasattr(judges.grader, "stats"):
+        info["grader_llm_stats"] = judges.grader.stats()
     return info
 
 

@@ -46,6 +46,7 @@ class Iteration:
     corpus: str
     questions: tuple[Question, ...]
     page_ids: frozenset[str] = frozenset()
+    page_texts: dict[str, str] = field(default_factory=dict)  # the corpus's pages (what a grader is shown)
 
 
 @dataclass(frozen=True)
@@ -97,9 +98,13 @@ def load_dataset(out_dir: str | Path, phone_region: str = "auto") -> Dataset:
     iterations = []
     for it in crosseval.get("iterations", []):
         questions = tuple(question_from_record(r) for r in iter_jsonl(out / it["questions"]))
-        pages = frozenset(r["id"] for r in iter_jsonl(out / it["corpus"])) if (out / it["corpus"]).is_file() else None
+        corpus = (
+            {r["id"]: r.get("text", "") for r in iter_jsonl(out / it["corpus"])}
+            if (out / it["corpus"]).is_file()
+            else {}
+        )
         iterations.append(
-            Iteration(it["name"], it["set"], int(it["iteration"]), it["corpus"], questions, pages or frozenset())
+            Iteration(it["name"], it["set"], int(it["iteration"]), it["corpus"], questions, frozenset(corpus), corpus)
         )
     return Dataset(
         tuple(iterations),

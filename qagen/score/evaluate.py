@@ -42,7 +42,9 @@ def evaluate(
     notes["retrieved_outside_corpus"] = _retrieval(rows, matched, config.recall_k)
     _mcq(rows, matched, judges)
     notes["semantic_embedder"] = _semantic(rows, matched, judges.baseline.embedder)
-    for row in rows:  # +1 correct, 0 declined, -1 hallucinated; None where no offline measure decides
+    if judges.grader is not None:
+        notes["grade_failed"] = _grades(rows, matched, judges.grader)
+    for row in rows:  # +1 correct, 0 declined, -1 hallucinated; None where nothing decides
         row["crag"] = crag_value(row, config.long_form_rouge_l)
     return rows, notes
 
@@ -123,6 +125,26 @@ def _premises(rows: list[Row], matched: Matched, region: str) -> None:
             row["premise_corrected"] = not row["declined"] and premise_corrected(
                 a.answer, q.item.entity_kind, q.item.entity, region
             )
+
+
+def _grades(rows: list[Row], matched: Matched, grader: Any) -> int:
+    """The grader's rubric grades for every answered answerable question; returns how many requests failed
+    (those answers stay ungraded)."""
+    from qagen.score.judge import GradeCase
+
+    todo = [i for i, (_, q, _) in enumerate(matched.pairs) if q.answerable and not rows[i]["declined"]]
+    cases = []
+    for i in todo:
+        it, q, a = matched.pairs[i]
+        contexts = tuple(it.page_texts[p] for p in (a.retrieved_page_ids or ()) if p in it.page_texts)
+        cases.append(GradeCase(q.item.question, _reference(q), a.answer, contexts))
+    verdicts = grader.grade(cases) if cases else []
+    for i, verdict in zip(todo, verdicts, strict=True):
+        if verdict is None:
+            continue
+        for key in ("correctness", "completeness", "relevance", "faithfulness"):
+            rows[i][f"grade_{key}"] = getattr(verdict, key)
+    return sum(v is None for v in verdicts)
 
 
 def _semantic(rows: list[Row], matched: Matched, embedder: Any) -> str:

@@ -43,6 +43,45 @@ REFUSAL_SYSTEM = (
     "an answer, even a partial, hedged or wrong one, does not decline."
 )
 REFUSAL_USER = "Question: {question}\n\nReply: {answer}\n\nDoes the reply decline to answer?"
+# The grading rubric (Leadinfo thesis: faithfulness, answer relevance on 1-5; answer correctness
+# against the reference; completeness as the share of the reference's points covered).
+GRADE_SYSTEM = (
+    "You grade a chatbot's answer to a user's question on four scales from 1 to 5.\n"
+    "correctness, against the reference answer: 5 says what the reference says (other words are fine); "
+    "4 right with a minor slip or omission; 3 partly right; 2 mostly wrong; 1 wrong or about something else.\n"
+    "completeness: 5 covers every point of the reference; 4 all but a minor one; 3 about half; 2 one minor "
+    "point; 1 none.\n"
+    "relevance, to the question: 5 answers exactly what was asked; 3 partly on topic; 1 off topic.\n"
+    "faithfulness, to the retrieved passages: 5 every claim of the answer is supported by them; 3 some claims "
+    "are not; 1 the answer contradicts them or is unsupported; null when no passages are given.\n"
+    "Grade what the answer says, not its style or length."
+)
+GRADE_USER = (
+    "Question: {question}\n\nReference answer: {reference}\n\nChatbot's answer: {answer}\n\n"
+    "Retrieved passages:\n{contexts}\n\nGrade the chatbot's answer."
+)
+GRADE_CONTEXT_CHARS = 1500  # per passage shown to the grader
+Grade = Literal[1, 2, 3, 4, 5]
+
+
+class GradeVerdict(BaseModel):
+    """The grader's reply on one answer (1 worst, 5 best; faithfulness null without passages)."""
+
+    model_config = ConfigDict(extra="forbid")
+    correctness: Grade
+    completeness: Grade
+    relevance: Grade
+    faithfulness: Grade | None
+
+
+@dataclass(frozen=True)
+class GradeCase:
+    """One answer to grade: the question, the reference, the answer and the passages the chatbot retrieved."""
+
+    question: str
+    reference: str
+    answer: str
+    contexts: tuple[str, ...] = ()
 
 
 class RefusalVerdict(BaseModel):
@@ -136,17 +175,30 @@ class LLMJudge:
         results = self.engine.run(requests, response_model=RefusalVerdict)
         return [bool(r.value.declined) if r.ok and r.value is not None else None for r in results]
 
+    def grade(self, cases: Sequence[GradeCase]) -> list[GradeVerdict | None]:
+        """The rubric's grades per answer; None where the request failed for good (never a guess)."""
+        requests = [
+            self._request(GRADE_SYSTEM, _grade_prompt(c), "grade", max_tokens=96) for c in cases
+        ]  # fmt: skip
+        results = self.engine.run(requests, response_model=GradeVerdict)
+        return [r.value if r.ok and r.value is not None else None for r in results]
+
     def stats(self) -> dict[str, Any]:
         """Requests, cache hits, failures, tokens and cost so far."""
         return self.engine.stats.to_dict()
 
-    def _request(self, system: str, user: str, name: str) -> Any:
+    def _request(self, system: str, user: str, name: str, max_tokens: int = 64) -> Any:
         from qagen.llm import LLMRequest, Message
 
         messages = (Message("system", system), Message("user", user))
         return LLMRequest(
-            messages, schema_name=name, temperature=0.0, max_tokens=64, seed=self.seed, tag=f"judge_{name}"
+            messages, schema_name=name, temperature=0.0, max_tokens=max_tokens, seed=self.seed, tag=f"judge_{name}"
         )
+
+
+def _grade_prompt(case: GradeCase) -> str:
+    passages = "\n".join(f"[{i + 1}] {c[:GRADE_CONTEXT_CHARS]}" for i, c in enumerate(case.contexts)) or "(none given)"
+    return GRADE_USER.format(question=case.question, reference=case.reference, answer=case.answer, contexts=passages)
 
 
 def _mcq_prompt(case: McqCase) -> str:
@@ -156,7 +208,7 @@ def _mcq_prompt(case: McqCase) -> str:
 
 @dataclass(frozen=True)
 class Judges:
-    """The MCQ judge, the embedding baseline beside it, and who decides refusals.
+    """The MCQ judge, the embedding baseline beside it, who decides refusals and who grades answers.
 
     ``refusal`` is an object with ``declined(cases)`` (an :class:`LLMJudge`, possibly the MCQ
     judge itself), or None when refusal phrases decide.
@@ -165,6 +217,7 @@ class Judges:
     judge: EmbeddingJudge | LLMJudge | Any
     baseline: EmbeddingJudge
     refusal: LLMJudge | Any | None = None
+    grader: LLMJudge | Any | None = None  # grades answers on the rubric (score.grader); None: not graded
 
 
 def make_judges(
@@ -174,6 +227,7 @@ def make_judges(
     embedder: Any = None,
     progress: bool = False,
     refusal_judge: Any = None,
+    grader: Any = None,
 ) -> Judges:
     """Build the judge named by ``judge``, the embedding baseline and the refusal judge.
 
@@ -188,6 +242,9 @@ def make_judges(
         refusal_judge: Who decides refusals: ``auto`` (an MCQ judge with ``declined`` decides
             when ``score.llm_refusals``, else phrases), ``phrases``, an LLM spec or backend, or
             an object with ``declined(cases)``; None = ``score.refusal_judge``.
+        grader: Who grades answered answers on the rubric: ``none``, an LLM spec or backend (the
+            same spec as ``judge`` shares its engine), or an object with ``grade(cases)``;
+            None = ``score.grader``.
 
     Raises:
         ScoreError: ``judge`` or ``refusal_judge`` names nothing usable.
@@ -197,7 +254,26 @@ def make_judges(
     baseline = EmbeddingJudge(get_embedder(embedder or config.score.embedder, config.embed, config.llm))
     mcq = _mcq_judge(judge, config, baseline, embedder, cache_dir, progress)
     spec = config.score.refusal_judge if refusal_judge is None else refusal_judge
-    return Judges(mcq, baseline, _refusal_judge(spec, judge, mcq, config, cache_dir, progress))
+    refusal = _refusal_judge(spec, judge, mcq, config, cache_dir, progress)
+    grade_spec = config.score.grader if grader is None else grader
+    return Judges(mcq, baseline, refusal, _grader(grade_spec, judge, mcq, config, cache_dir, progress))
+
+
+def _grader(spec: Any, judge_spec: Any, mcq: Any, config: Any, cache_dir: Any, progress: bool) -> Any:
+    """The object that grades answers on the rubric, or None (see :func:`make_judges`)."""
+    if isinstance(spec, str):
+        name = spec.strip().lower()
+        if name in ("", "none"):
+            return None
+        if name.partition(":")[0] in ("embedding", "extractive", "phrases"):
+            raise ScoreError(
+                f"score.grader (--grader) must be none or an LLM spec such as openai:<model>; got {spec!r}"
+            )
+        if isinstance(judge_spec, str) and spec.strip() == judge_spec.strip() and hasattr(mcq, "grade"):
+            return mcq  # the same LLM: one engine, one set of stats
+    elif hasattr(spec, "grade"):
+        return spec
+    return _llm_judge(spec, config, cache_dir, progress)
 
 
 def _mcq_judge(judge: Any, config: Any, baseline: EmbeddingJudge, embedder: Any, cache_dir: Any, progress: bool) -> Any:

@@ -24,6 +24,10 @@ Definitions (every share in 0-1; ``None`` where a metric has no denominator):
   item's source; recall@k above is the metrics sheet's context recall.
 - **noise robustness**: each search, noisy or verbose variant against its original in the same
   iteration, paired (answered share, ROUGE-L, semantic similarity), with bootstrap intervals.
+- **grades** (with ``score.grader``): an LLM grades each answered answerable question on the rubric
+  of :data:`qagen.score.judge.GRADE_SYSTEM`, 1-5: correctness against the reference, completeness,
+  relevance to the question, faithfulness to the retrieved passages; mean with a bootstrap
+  interval, and the share graded 4 or 5 with a Wilson interval.
 - **CRAG-style score** (Meta's CRAG benchmark): per answer +1 correct, 0 declined or missing, -1
   answered wrongly, over answerable and unanswerable questions together (an unanswerable question
   answered is -1); correct as the measures above decide it (false premise, factoid, MCQ judge),
@@ -212,8 +216,9 @@ def crag_value(row: Row, long_form_rouge_l: float | None) -> int | None:
 
     An unanswerable question answered is a hallucination; declined, it scores 0 (Meta's CRAG scores
     "I don't know" 0 everywhere). Correct is decided where qagen can decide it offline: a false
-    premise corrected, a factoid's entity, the MCQ judge's pick; a long-form answer by ROUGE-L
-    F >= ``long_form_rouge_l`` when that is set, else it is left out (None).
+    premise corrected, a factoid's entity, the MCQ judge's pick; any other answer by the grader's
+    correctness (4 or 5) when answers are graded, else a long-form answer by ROUGE-L F >=
+    ``long_form_rouge_l`` when that is set, else it is left out (None).
     """
     if row["declined"]:
         return 0
@@ -222,9 +227,23 @@ def crag_value(row: Row, long_form_rouge_l: float | None) -> int | None:
     for key in ("premise_corrected", "factoid_correct", "mcq_judge_correct"):
         if row.get(key) is not None:
             return 1 if row[key] else -1
+    if row.get("grade_correctness") is not None:  # the grader: 4 or 5 is correct
+        return 1 if row["grade_correctness"] >= 4 else -1
     if row.get("type") == "long_form" and long_form_rouge_l is not None and row.get("rougeL") is not None:
         return 1 if row["rougeL"] >= long_form_rouge_l else -1
     return None
+
+
+def _grades(rows: Sequence[Row]) -> dict[str, Any] | None:
+    """The grader's rubric (1-5) per scale: n, mean and its bootstrap interval, and the share graded 4 or 5."""
+    out: dict[str, Any] = {}
+    for key in ("correctness", "completeness", "relevance", "faithfulness"):
+        values = [r[f"grade_{key}"] for r in rows if r.get(f"grade_{key}") is not None]
+        if values:
+            good = sum(v >= 4 for v in values)
+            out[key] = {"n": len(values), "mean": _mean(values), "ci": bootstrap_mean(values),
+                        "good_share": ratio(good, len(values)), "good_ci": wilson(good, len(values))}  # fmt: skip
+    return out or None
 
 
 def _robustness(rows: Sequence[Row]) -> dict[str, Any] | None:
@@ -329,6 +348,7 @@ def aggregate(rows: Sequence[Row], ks: Sequence[int], bleu_tokenize: str = "13a"
         "false_premise": _false_premise(answerable),
         "crag": _crag(rows),
         "robustness": _robustness(answerable),
+        "grades": _grades(answerable),
         "latency_s": _latency(rows),
     }
 

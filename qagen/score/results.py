@@ -177,6 +177,15 @@ def format_summary(scores: dict[str, Any]) -> str:
             f"their originals (n={block['n']})"
             + (f", ROUGE-L {rouge['b']:.3f} against {rouge['a']:.3f}" if rouge else "")
         )
+    grades = scores["overall"].get("grades")
+    if grades:  # the grader's rubric, 1-5
+        parts = [
+            f"{key} {g['mean']:.2f}"
+            + (f" [{g['ci'][0]:.2f}, {g['ci'][1]:.2f}]" if g.get("ci") else "")
+            + f" (n={g['n']})"
+            for key, g in grades.items()
+        ]
+        text.append(f"grades by {scores['judge'].get('grader')} (1-5): " + ", ".join(parts))
     fp = scores["overall"].get("false_premise")
     if fp:  # false premises asked where their source is loaded: corrected with the source's value?
         text.append(

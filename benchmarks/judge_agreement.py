@@ -1,0 +1,99 @@
+"""How far the rubric grader agrees with hand labels: ``benchmarks/data/grades_hand.jsonl``.
+
+25 answers to 9 questions of the bundled examples, written to span the rubric (a faithful
+paraphrase, a partial answer, a wrong or off-topic one), each labelled by hand on correctness,
+completeness and relevance (1-5, the rubric of ``qagen.score.judge.GRADE_SYSTEM``). The grader
+(any LLM spec; default ``local``, the bundled SmolLM2-135M) grades the same answers through
+qagen's LLM layer; per scale: exact agreement, agreement within one point, Spearman's rho, and
+Cohen's kappa on "good" (4 or 5) against not.
+
+Run: ``python benchmarks/judge_agreement.py [--grader SPEC] [--write]`` (``--write`` saves
+``benchmarks/results/judge_agreement.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+DATA = ROOT / "benchmarks" / "data" / "grades_hand.jsonl"
+RESULT = ROOT / "benchmarks" / "results" / "judge_agreement.md"
+SCALES = ("correctness", "completeness", "relevance")
+
+
+def agreement(human: list[int], model: list[int | None]) -> dict[str, float | int | None]:
+    """Agreement of the grader with the hand labels on one scale (cases the grader failed are left out)."""
+    from scipy.stats import spearmanr
+    from sklearn.metrics import cohen_kappa_score
+
+    pairs = [(h, m) for h, m in zip(human, model, strict=True) if m is not None]
+    if not pairs:
+        return {"n": 0, "exact": None, "within_one": None, "spearman": None, "kappa_good": None}
+    h, m = [p[0] for p in pairs], [p[1] for p in pairs]
+    rho = spearmanr(h, m).statistic if len(set(m)) > 1 else None
+    good_h, good_m = [x >= 4 for x in h], [x >= 4 for x in m]
+    kappa = cohen_kappa_score(good_h, good_m) if len(set(good_m)) > 1 or len(set(good_h)) > 1 else None
+    return {
+        "n": len(pairs),
+        "exact": round(sum(a == b for a, b in pairs) / len(pairs), 3),
+        "within_one": round(sum(abs(a - b) <= 1 for a, b in pairs) / len(pairs), 3),
+        "spearman": None if rho is None else round(float(rho), 3),
+        "kappa_good": None if kappa is None else round(float(kappa), 3),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--grader", default="local", help="an LLM spec (default: local)")
+    parser.add_argument("--write", action="store_true", help=f"write {RESULT.relative_to(ROOT)}")
+    args = parser.parse_args(argv)
+
+    from qagen.config import Config
+    from qagen.score.judge import GradeCase, LLMJudge
+
+    cases = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip()]
+    config = Config()
+    judge = LLMJudge(args.grader, config.llm, cache_path=None, progress=True, seed=0)
+    start = time.perf_counter()
+    verdicts = judge.grade([GradeCase(c["question"], c["reference"], c["answer"]) for c in cases])
+    seconds = time.perf_counter() - start
+    rows = {s: agreement([c[s] for c in cases], [getattr(v, s) if v else None for v in verdicts]) for s in SCALES}
+    failed = sum(v is None for v in verdicts)
+    stats = judge.stats()
+    lines = [
+        f"# Rubric grader against hand labels ({len(cases)} answers, `{args.grader}`)",
+        "",
+        f"{failed} of {len(cases)} requests failed for good (left out); {seconds:.0f} s; "
+        f"{stats.get('prompt_tokens', 0):,} prompt + {stats.get('completion_tokens', 0):,} completion tokens.",
+        "",
+        "| scale | n | exact | within one | Spearman | kappa on good (4-5) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for scale, r in rows.items():
+        lines.append(f"| {scale} | {r['n']} | {r['exact']} | {r['within_one']} | {r['spearman']} | {r['kappa_good']} |")
+    # the offline baseline beside it: ROUGE-L F of answer and reference mapped onto 1-5
+    from qagen.score.metrics import rouge_f
+
+    rouge = [1 + round(4 * r["rougeL"]) for r in rouge_f([c["answer"] for c in cases], [c["reference"] for c in cases])]
+    base = agreement([c["correctness"] for c in cases], rouge)
+    lines.append(
+        f"| correctness, ROUGE-L baseline (1 + 4 x F) | {base['n']} | {base['exact']} | {base['within_one']} | "
+        f"{base['spearman']} | {base['kappa_good']} |"
+    )
+    lines += [
+        "",
+        "The hand labels: `benchmarks/data/grades_hand.jsonl` (correctness, completeness, relevance per answer).",
+    ]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.write:
+        RESULT.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

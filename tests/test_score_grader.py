@@ -1,0 +1,84 @@
+"""The rubric grader through a real local OpenAI-compatible server: valid, invalid and faulty replies."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from qagen.config import Config
+from qagen.score import score
+from tests.support.llm_server import FakeOpenAIServer, fast_config, invalid_json, server_error
+from tests.support.score_data import ANSWERS, IT1, IT2, BagOfWords, make_out, write_answers
+
+
+def grading(body: dict) -> str:
+    """A careful grader: correct when the answer shares most of the reference's words; no passages, no faithfulness."""
+    # the grading prompt (a repair request adds a message after it)
+    user = next(m["content"] for m in body["messages"] if "Reference answer:" in str(m["content"]))
+    pattern = r"Reference answer: (.*?)\n\nChatbot's answer: (.*?)\n\nRetrieved passages:\n(.*)\n\nGrade"
+    reference = re.search(pattern, user, re.S)
+    assert reference is not None, user
+    ref_words = set(re.findall(r"\w+", reference.group(1).lower()))
+    answer_words = set(re.findall(r"\w+", reference.group(2).lower()))
+    share = len(ref_words & answer_words) / max(len(ref_words), 1)
+    grade = 5 if share >= 0.7 else 3 if share >= 0.3 else 1
+    faithful = None if "(none given)" in reference.group(3) else 4
+    return json.dumps({"correctness": grade, "completeness": grade, "relevance": 5, "faithfulness": faithful})
+
+
+@pytest.fixture
+def out(tmp_path: Path) -> Path:
+    return make_out(tmp_path / "out")
+
+
+def run(out: Path, server: FakeOpenAIServer, **llm: object) -> dict:
+    config = Config()
+    config.llm = fast_config(**llm)
+    answers = write_answers(out / "answers.jsonl", ANSWERS)
+    return score(out, answers, judge="embedding", embedder=BagOfWords(), config=config,
+                 grader=f"openai:fake-model@{server.url}")  # fmt: skip
+
+
+def rows(out: Path) -> dict[tuple[str, str], dict]:
+    return {(r["item_id"], r["iteration"]): r for r in map(json.loads, (out / "scores.items.jsonl").open())}
+
+
+def test_grades_every_answered_answerable_question_and_lets_long_form_into_the_crag_score(out, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    with FakeOpenAIServer(grading) as server:
+        s = run(out, server)
+        # answered where answerable: f1, l1, m1 in iteration 1; f2, m2 in iteration 2 (l2 declined there)
+        assert server.count() == 5
+        prompt = server.user_texts()[0]
+        assert "Reference answer:" in prompt and "Retrieved passages:" in prompt
+    got = rows(out)
+    assert got[("l1", IT1)]["grade_correctness"] == 5  # "open from 9 to 5" against "... 9 to 5 on weekdays"
+    assert got[("l1", IT1)]["grade_faithfulness"] == 4  # it retrieved d1-p0: passages shown
+    assert got[("m1", IT1)]["grade_faithfulness"] is None  # no pages retrieved: nothing to be faithful to
+    assert "grade_correctness" not in got[("l2", IT2)]  # declined: not graded
+    grades = s["overall"]["grades"]
+    assert grades["correctness"]["n"] == 5 and grades["faithfulness"]["n"] == 3 and grades["relevance"]["mean"] == 5
+    assert s["overall"]["crag"]["left_out"] == 0  # the graded long-form answer now counts
+    assert got[("l1", IT1)]["crag"] == 1
+    assert s["judge"]["grader"].startswith("llm:openai:fake-model") and s["refusal"]["grade_failed"] == 0
+
+
+def test_an_invalid_reply_is_repaired_and_a_server_error_retried(out, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    with FakeOpenAIServer(grading) as server:
+        server.script(invalid_json(), server_error(503))
+        s = run(out, server, max_concurrency=1)
+        assert server.count() == 5 + 2  # one repair request, one retry
+    assert s["overall"]["grades"]["correctness"]["n"] == 5 and s["refusal"]["grade_failed"] == 0
+
+
+def test_a_grade_that_never_comes_is_recorded_not_guessed(out, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    with FakeOpenAIServer(lambda body: "no grades here") as server:
+        s = run(out, server, repair_attempts=1)
+    assert s["refusal"]["grade_failed"] == 5 and s["overall"].get("grades") is None
+    assert all("grade_correctness" not in r for r in rows(out).values())
+    assert s["overall"]["crag"]["left_out"] == 1  # l1 stays out: no grade, no ROUGE threshold
