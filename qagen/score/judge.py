@@ -269,11 +269,7 @@ def _grader(spec: Any, judge_spec: Any, mcq: Any, config: Any, cache_dir: Any, p
             raise ScoreError(
                 f"score.grader (--grader) must be none or an LLM spec such as openai:<model>; got {spec!r}"
             )
-        if isinstance(judge_spec, str) and spec.strip() == judge_spec.strip() and hasattr(mcq, "grade"):
-            return mcq  # the same LLM: one engine, one set of stats
-    elif hasattr(spec, "grade"):
-        return spec
-    return _llm_judge(spec, config, cache_dir, progress)
+    return _llm_for(spec, "grade", judge_spec, mcq, config, cache_dir, progress)
 
 
 def _mcq_judge(judge: Any, config: Any, baseline: EmbeddingJudge, embedder: Any, cache_dir: Any, progress: bool) -> Any:
@@ -307,9 +303,16 @@ def _refusal_judge(spec: Any, judge_spec: Any, mcq: Any, config: Any, cache_dir:
                 "score.refusal_judge (--refusal-judge) must be auto, phrases or an LLM spec such as "
                 f"openai:<model>[@<url>] or local; got {spec!r}"
             )
-        if isinstance(judge_spec, str) and spec.strip() == judge_spec.strip() and hasattr(mcq, "declined"):
-            return mcq  # the same LLM: one engine, one set of stats
-    elif hasattr(spec, "declined"):
+    return _llm_for(spec, "declined", judge_spec, mcq, config, cache_dir, progress)
+
+
+def _llm_for(spec: Any, method: str, judge_spec: Any, mcq: Any, config: Any, cache_dir: Any, progress: bool) -> Any:
+    """An object with ``method`` for ``spec``: the MCQ judge itself when ``spec`` names the same LLM (one
+    engine, one set of stats), ``spec`` when it already has the method, else an LLM judge for it."""
+    if isinstance(spec, str):
+        if isinstance(judge_spec, str) and spec.strip() == judge_spec.strip() and hasattr(mcq, method):
+            return mcq
+    elif hasattr(spec, method):
         return spec
     return _llm_judge(spec, config, cache_dir, progress)
 
