@@ -339,6 +339,11 @@ class GenerateConfig(_Section):
     def _mix(cls, v: dict[str, float], info: Any) -> dict[str, float]:
         allowed = ("B1", "B2", "B3", "B4") if info.field_name == "bloom_mix" else ("S1", "S2", "S3")
         unknown = sorted(set(v) - set(allowed))
+        if unknown == ["S4"]:
+            raise ValueError(
+                "S4 (the answer is not in the corpus) is not generated: every multiple-choice question asked where "
+                "its fold is not loaded is marked S4 in the splits (scenario_generated keeps its own)"
+            )
         if unknown:
             raise ValueError(f"keys must be among {list(allowed)}; unknown {unknown}")
         if any(w < 0 for w in v.values()) or sum(v.values()) <= 0:

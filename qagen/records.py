@@ -19,7 +19,10 @@ ItemType = Literal["long_form", "factoid", "mcq"]
 TYPE_SHORT_NAMES: dict[str, str] = {"long_form": "long-form", "factoid": "factoid", "mcq": "MCQ"}
 Split = Literal["validation", "test"]
 Bloom = Literal["B1", "B2", "B3", "B4"]
-Scenario = Literal["S1", "S2", "S3"]
+# S1-S3 are generated (one fact, several facts of one document, facts of several documents); S4,
+# "the answer is not in the corpus", is what a multiple-choice question is where it is asked as
+# unanswerable (qagen.splits marks it)
+Scenario = Literal["S1", "S2", "S3", "S4"]
 Formulation = Literal["natural", "search", "noisy", "verbose"]
 Premise = Literal["true", "false"]
 SectionKind = Literal["prose", "code", "table", "toc", "index", "references", "garbled"]

@@ -55,6 +55,8 @@ class SplitQuestion(Item):
     __pydantic_config__ = ConfigDict(json_schema_extra={"allOf": [_ROLE_RULE]})
 
     role: Literal["answerable", "unanswerable"]
+    # a multiple-choice question asked as unanswerable is scenario S4; the scenario it was generated at
+    scenario_generated: Literal["S1", "S2", "S3"] | None = None
     # in_scope: its fold is loaded; other_fold: asked where its fold is not; out_of_scope: off the
     # corpus's domain (qagen.scope), asked in both iterations of its set
     scope: Literal["in_scope", "other_fold", "out_of_scope"]

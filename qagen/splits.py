@@ -348,8 +348,13 @@ def _record(
     """One question record (``schemas/split_question.schema.json``; the answerability evidence
     is in ``splits/leakage.json``, not here); ``scope`` defaults to what the role says."""
     answerable = role == "answerable"
+    record = to_dict(item)
+    if item.type == "mcq" and not answerable:
+        # the Leadinfo thesis's S4: the answer is not in the corpus asked against (checked from the question's
+        # side like every unanswerable question); the scenario it was generated at is kept beside
+        record["scenario_generated"], record["scenario"] = record.get("scenario"), "S4"
     return {
-        **to_dict(item),
+        **record,
         "role": role,
         "scope": scope or ("in_scope" if answerable else "other_fold"),
         # a false premise is corrected where its source is loaded (the reference gives the source's fact)

@@ -131,7 +131,9 @@ def test_breakdowns_by_type_topic_and_scenario(out):
     assert s["by_type"]["long_form"]["unanswerable_detection"]["tp"] == 1  # l1@2
     labels = {k: v["label"] for k, v in s["by_topic"].items()}
     assert labels == {"0": "it helpdesk", "1": "leave", "2": "parking", "3": "hospital shop"}
-    assert s["by_topic"]["1"]["answers"] == 2 and s["by_scenario"]["S1"]["answers"] == 2
+    # m1 (S1) is answerable in iteration 1 and asked as S4 (not in the corpus) in iteration 2; m2 (S2) the other way
+    assert s["by_topic"]["1"]["answers"] == 2 and s["by_scenario"]["S1"]["answers"] == 1
+    assert s["by_scenario"]["S4"]["answers"] == 2 and s["by_scenario"]["S4"]["unanswerable"]["declined"] == 2
     assert s["by_type"]["mcq"]["mcq"]["n"] == 2 and s["by_scenario"]["S2"]["mcq"]["embedding"]["accuracy"] == 0.0
     assert list(s["by_iteration"]) == [IT1, IT2]  # the dataset's order; test iterations have no questions
 

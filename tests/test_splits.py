@@ -335,3 +335,29 @@ def test_invariants(seed, unit):
         # the answerable role holds this fold's items whose answer is on their source pages
         supported = [i for i, v in by_id.items() if (v["set"], v["fold"]) == (s, f) and v["answer_check"]["supported"]]
         assert sorted(r["id"] for r in recs if r["role"] == "answerable") == sorted(supported)
+
+
+def test_a_multiple_choice_question_asked_as_unanswerable_is_scenario_s4(tmp_path):
+    # the Leadinfo thesis's S4 (the answer is not in the corpus): asked where its fold is not loaded
+    from qagen.io import iter_jsonl, read_json
+    from qagen.score.dataset import load_dataset
+    from tests.support.score_data import IT1, IT2, make_out
+
+    out = make_out(tmp_path / "out")
+    crosseval = read_json(out / "crosseval.json")
+    records = {(it["name"], r["id"]): r for it in crosseval["iterations"] for r in iter_jsonl(out / it["questions"])}
+    assert (records[(IT1, "m2")]["scenario"], records[(IT1, "m2")]["scenario_generated"]) == ("S4", "S2")
+    assert (records[(IT2, "m2")]["scenario"], records[(IT2, "m2")].get("scenario_generated")) == ("S2", None)
+    assert records[(IT2, "m1")]["scenario"] == "S4" and records[(IT1, "m1")]["scenario"] == "S1"
+    assert all(r["scenario"] != "S4" for r in records.values() if r["type"] != "mcq")
+    scenarios = {(it.name, q.item.id): q.item.scenario for it in load_dataset(out).iterations for q in it.questions}
+    assert scenarios[(IT1, "m2")] == "S4"  # scored by scenario: S4 is the unanswerable MCQs
+
+
+def test_s4_is_not_a_generation_scenario():
+    from pydantic import ValidationError
+
+    from qagen.config import GenerateConfig
+
+    with pytest.raises(ValidationError, match=r"S4 .* is not generated"):
+        GenerateConfig(scenario_mix={"S1": 1, "S4": 1})
