@@ -123,6 +123,12 @@ def cli() -> None:
 )
 @click.option("--dry-run", is_flag=True, help="Estimate LLM requests, tokens and cost; call nothing.")
 @click.option(
+    "--executor",
+    metavar="local|ray[:ADDRESS]",
+    help="Where documents are parsed: local processes, or Ray tasks (a Ray started for the build, or the "
+    "cluster at ADDRESS; sets parse.executor; pip install 'qagen[ray]').",
+)
+@click.option(
     "--approved-only",
     is_flag=True,
     help="Splits and exports from items approved in review only (qagen review import; sets splits.approved_only).",
@@ -138,6 +144,7 @@ def build(
     force: tuple[str, ...],
     llm: str | None,
     dry_run: bool,
+    executor: str | None,
     approved_only: bool,
     verbose: bool,
     quiet: bool,
@@ -148,6 +155,7 @@ def build(
 
     sets = list(overrides) + ([f"llm.backend={_toml_str(llm)}"] if llm else [])
     sets += ["splits.approved_only=true"] if approved_only else []
+    sets += [f"parse.executor={_toml_str(executor)}"] if executor else []
     log = (lambda _m: None) if quiet else (lambda m: click.echo(m, err=True))
     forced: Any = True if "all" in force else list(force)
     result = _run_api(

@@ -63,6 +63,20 @@ class ParseConfig(_Section):
         3.0, ge=0, description="time allowed per page on top of timeout_s (a hung parser is stopped after that)"
     )
     workers: int = Field(0, ge=0, description="parallel parsing processes; 0 = one per core")
+    executor: str = Field(
+        "local",
+        description="where each document is parsed: local (a process pool on this machine), ray (a Ray started "
+        "for the build, or the cluster RAY_ADDRESS names), ray:HOST:PORT or ray:auto (a running Ray cluster; "
+        "pip install 'qagen[ray]'); the artifacts are the same",
+    )
+
+    @field_validator("executor")
+    @classmethod
+    def _executor(cls, v: str) -> str:
+        if v != "local" and v != "ray" and not v.startswith("ray:"):
+            raise ValueError("must be local, ray or ray:ADDRESS (HOST:PORT or auto)")
+        return v
+
     max_pages: int = Field(2000, gt=0, description="documents with more pages are skipped")
     max_section_tokens: int = Field(
         3000, gt=0, description="a longer section is split at paragraph boundaries into parts 'Heading (k/n)'"

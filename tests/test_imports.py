@@ -5,7 +5,17 @@ from __future__ import annotations
 import subprocess
 import sys
 
-HEAVY = ["torch", "bertopic", "umap", "hdbscan", "sentence_transformers", "pdfplumber", "openai", "langchain_core"]
+HEAVY = [
+    "torch",
+    "bertopic",
+    "umap",
+    "hdbscan",
+    "sentence_transformers",
+    "pdfplumber",
+    "openai",
+    "langchain_core",
+    "ray",
+]
 
 
 def _loaded_after(code: str) -> list[str]:

@@ -129,7 +129,12 @@ def _run(
     data = config.model_dump(mode="json")
     tasks = [(str(inputs[i].path), data) for i in todo]
     try:
-        run_isolated(parse_file, tasks, config.workers, hard_limit(config), finished)
+        if config.executor == "local":
+            run_isolated(parse_file, tasks, config.workers, hard_limit(config), finished)
+        else:  # the same tasks as Ray tasks, on a cluster or a Ray started for the build
+            from qagen.ingest.ray_executor import parse_address, run_on_ray
+
+            run_on_ray(parse_file, tasks, parse_address(config.executor), hard_limit(config), finished)
     finally:
         if bar is not None:
             bar.close()

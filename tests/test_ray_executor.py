@@ -1,0 +1,148 @@
+"""The Ray executor on a real local Ray cluster (a head and a worker node started with ``ray start``).
+
+Parsing through Ray writes the same artifacts as the local process pool; a worker killed mid-task
+is retried by Ray; an interrupted driver resumes from the per-document parse cache.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support.ci import skip_or_fail
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples" / "docs"
+pytestmark = pytest.mark.slow
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory):
+    """``ray start --head`` and one worker node on this machine, one CPU each; stopped afterwards."""
+    try:
+        import ray
+    except ImportError:
+        skip_or_fail('Ray is not installed: pip install "qagen[ray]" (a test extra)')
+    ray_bin = Path(sys.executable).with_name("ray")
+    # a cluster on 127.0.0.1 for the test: no auth token (a real cluster keeps Ray's token auth; see the README)
+    saved = os.environ.get("RAY_AUTH_MODE")
+    os.environ["RAY_AUTH_MODE"] = "disabled"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RAY_USAGE_STATS_ENABLED": "0"}
+    port = _free_port()
+    address = f"127.0.0.1:{port}"
+    temp = tmp_path_factory.mktemp("ray")
+    head = [str(ray_bin), "start", "--head", f"--port={port}", "--num-cpus=1", "--include-dashboard=false",
+            f"--temp-dir={temp}", "--disable-usage-stats"]  # fmt: skip
+    subprocess.run(head, check=True, env=env, capture_output=True, timeout=120)
+    node = [str(ray_bin), "start", f"--address={address}", "--num-cpus=1", "--disable-usage-stats"]
+    subprocess.run(node, check=True, env=env, capture_output=True, timeout=120)
+    yield address
+    import ray
+
+    if ray.is_initialized():
+        ray.shutdown()
+    subprocess.run([str(ray_bin), "stop", "--force"], env=env, capture_output=True, timeout=120)
+    if saved is None:
+        os.environ.pop("RAY_AUTH_MODE", None)
+    else:
+        os.environ["RAY_AUTH_MODE"] = saved
+
+
+def _parse(executor: str, cache: Path | None = None, on_document=None):
+    from qagen.config import ParseConfig
+    from qagen.ingest import discover
+    from qagen.ingest.run import parse_documents
+
+    config = ParseConfig(executor=executor)
+    paths = discover(EXAMPLES, config.formats)
+    return parse_documents(paths, EXAMPLES, config, cache, on_document=on_document)
+
+
+def test_parsing_on_the_cluster_gives_the_local_artifacts(cluster, tmp_path):
+    from qagen import build
+
+    local, remote = tmp_path / "local", tmp_path / "ray"
+    build(EXAMPLES, local, overrides=['parse.executor="local"'], until="parse")
+    build(EXAMPLES, remote, overrides=[f'parse.executor="ray:{cluster}"'], until="parse")
+    for name in ("documents.jsonl", "sections.jsonl"):
+        assert (remote / name).read_bytes() == (local / name).read_bytes(), name
+
+
+def test_a_worker_killed_mid_task_is_retried(cluster, tmp_path):
+    import ray
+
+    from qagen.ingest.ray_executor import run_on_ray
+    from tests.support.ray_tasks import fails, slow_square
+
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    killed: list[int] = []
+
+    def kill_first_worker() -> None:  # once a task has started, kill its worker process
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not killed:
+            started = sorted(markers.iterdir())
+            if started:
+                pid = int(started[0].read_text())
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=kill_first_worker)
+    watcher.start()
+    outcomes = run_on_ray(slow_square, [(i, str(markers), 2.0) for i in range(4)], cluster, timeout_s=120)
+    watcher.join()
+    assert killed, "no task started"
+    assert [o.status for o in outcomes] == ["ok"] * 4 and [o.value for o in outcomes] == [0, 1, 4, 9]
+    victim = next(p.name.split("-")[0] for p in markers.iterdir() if int(p.name.split("-")[1]) == killed[0])
+    assert len([p for p in markers.iterdir() if p.name.startswith(f"{victim}-")]) == 2  # its task ran again
+    # an exception in the task is an error outcome (not retried), with its message
+    [bad] = run_on_ray(fails, [(7,)], cluster, timeout_s=60)
+    assert bad.status == "error" and "ValueError: bad input 7" in bad.detail
+    # a task over its time limit is cancelled
+    [slow] = run_on_ray(slow_square, [(3, str(markers), 30.0)], cluster, timeout_s=2)
+    assert slow.status == "timeout"
+    ray.shutdown()
+
+
+def test_an_interrupted_driver_resumes_from_the_parse_cache(cluster, tmp_path):
+    import ray
+
+    cache = tmp_path / "cache"
+    seen: list[str] = []
+
+    def stop_after_three(rel: str) -> None:
+        seen.append(rel)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        _parse(f"ray:{cluster}", cache, stop_after_three)
+    ray.shutdown()
+    again = _parse(f"ray:{cluster}", cache)
+    assert set(seen) <= set(again.reused) and len(again.reused) == 3  # the three finished ones are not parsed again
+    ray.shutdown()
+
+
+def test_the_local_executor_never_imports_ray(tmp_path):
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom qagen import build\n"
+        f"build(Path({str(EXAMPLES)!r}), Path({str(tmp_path / 'out')!r}), until='parse')\n"
+        "print('ray' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip().splitlines()[-1] == "False"
