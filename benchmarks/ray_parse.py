@@ -30,10 +30,10 @@ def _parse(docs: Path, executor: str, workers: int) -> tuple[float, int, int]:
     from qagen.ingest import discover
     from qagen.ingest.run import parse_documents
 
-    config = ParseConfig(executor=executor, workers=workers)
+    config = ParseConfig(workers=workers)
     paths = discover(docs, config.formats)
     start = time.perf_counter()
-    result = parse_documents(paths, docs, config, cache_dir=None)
+    result = parse_documents(paths, docs, config, cache_dir=None, executor=executor)
     seconds = time.perf_counter() - start
     pages = sum(d.n_pages or 0 for d in result.documents if d.status == "ok")
     return seconds, len(paths), pages

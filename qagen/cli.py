@@ -125,8 +125,8 @@ def cli() -> None:
 @click.option(
     "--executor",
     metavar="local|ray[:ADDRESS]",
-    help="Where documents are parsed: local processes, or Ray tasks (a Ray started for the build, or the "
-    "cluster at ADDRESS; sets parse.executor; pip install 'qagen[ray]').",
+    help="Where documents are parsed and sections embedded: local processes, or Ray tasks (a Ray started for "
+    "the build, or the cluster at ADDRESS; sets executor; pip install 'qagen[ray]').",
 )
 @click.option(
     "--approved-only",
@@ -155,7 +155,7 @@ def build(
 
     sets = list(overrides) + ([f"llm.backend={_toml_str(llm)}"] if llm else [])
     sets += ["splits.approved_only=true"] if approved_only else []
-    sets += [f"parse.executor={_toml_str(executor)}"] if executor else []
+    sets += [f"executor={_toml_str(executor)}"] if executor else []
     log = (lambda _m: None) if quiet else (lambda m: click.echo(m, err=True))
     forced: Any = True if "all" in force else list(force)
     result = _run_api(

@@ -63,19 +63,6 @@ class ParseConfig(_Section):
         3.0, ge=0, description="time allowed per page on top of timeout_s (a hung parser is stopped after that)"
     )
     workers: int = Field(0, ge=0, description="parallel parsing processes; 0 = one per core")
-    executor: str = Field(
-        "local",
-        description="where each document is parsed: local (a process pool on this machine), ray (a Ray started "
-        "for the build, or the cluster RAY_ADDRESS names), ray:HOST:PORT or ray:auto (a running Ray cluster; "
-        "pip install 'qagen[ray]'); the artifacts are the same",
-    )
-
-    @field_validator("executor")
-    @classmethod
-    def _executor(cls, v: str) -> str:
-        if v != "local" and v != "ray" and not v.startswith("ray:"):
-            raise ValueError("must be local, ray or ray:ADDRESS (HOST:PORT or auto)")
-        return v
 
     max_pages: int = Field(2000, gt=0, description="documents with more pages are skipped")
     max_section_tokens: int = Field(
@@ -676,6 +663,20 @@ class Config(_Section):
     """Every setting of a build."""
 
     seed: int = Field(0, description="drives every random choice")
+    executor: str = Field(
+        "local",
+        description="where the per-document and per-batch work runs (parsing, section embeddings): local "
+        "(processes on this machine), ray (a Ray started for the build, or the cluster RAY_ADDRESS names), "
+        "ray:HOST:PORT or ray:auto (a running Ray cluster; pip install 'qagen[ray]'); the artifacts are the same",
+    )
+
+    @field_validator("executor")
+    @classmethod
+    def _executor(cls, v: str) -> str:
+        if v != "local" and v != "ray" and not v.startswith("ray:"):
+            raise ValueError("must be local, ray or ray:ADDRESS (HOST:PORT or auto)")
+        return v
+
     parse: ParseConfig = Field(default_factory=ParseConfig, description=ParseConfig.__doc__)
     pages: PagesConfig = Field(default_factory=PagesConfig, description=PagesConfig.__doc__)
     embed: EmbedConfig = Field(default_factory=EmbedConfig, description=EmbedConfig.__doc__)

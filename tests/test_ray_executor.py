@@ -67,17 +67,17 @@ def _parse(executor: str, cache: Path | None = None, on_document=None):
     from qagen.ingest import discover
     from qagen.ingest.run import parse_documents
 
-    config = ParseConfig(executor=executor)
+    config = ParseConfig()
     paths = discover(EXAMPLES, config.formats)
-    return parse_documents(paths, EXAMPLES, config, cache, on_document=on_document)
+    return parse_documents(paths, EXAMPLES, config, cache, on_document=on_document, executor=executor)
 
 
 def test_parsing_on_the_cluster_gives_the_local_artifacts(cluster, tmp_path):
     from qagen import build
 
     local, remote = tmp_path / "local", tmp_path / "ray"
-    build(EXAMPLES, local, overrides=['parse.executor="local"'], until="parse")
-    build(EXAMPLES, remote, overrides=[f'parse.executor="ray:{cluster}"'], until="parse")
+    build(EXAMPLES, local, overrides=['executor="local"'], until="parse")
+    build(EXAMPLES, remote, overrides=[f'executor="ray:{cluster}"'], until="parse")
     for name in ("documents.jsonl", "sections.jsonl"):
         assert (remote / name).read_bytes() == (local / name).read_bytes(), name
 
@@ -146,3 +146,23 @@ def test_the_local_executor_never_imports_ray(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_embeddings_on_the_cluster_are_the_local_ones_to_the_bit(cluster, tmp_path):
+    import ray
+
+    from qagen.config import EmbedConfig, LLMConfig
+    from qagen.embed import CachedEmbedder, get_embedder
+    from qagen.embed.ray_embed import ray_batches
+
+    lines = [line for p in sorted(EXAMPLES.glob("*.txt")) + sorted(EXAMPLES.glob("*.md"))
+             for line in p.read_text(encoding="utf-8").splitlines() if len(line) > 20]  # fmt: skip
+    texts = [" ".join(lines[i : i + 1 + i % 5]) for i in range(len(lines))]  # texts of varied lengths
+    embed, llm = EmbedConfig(), LLMConfig()
+    local = CachedEmbedder(get_embedder("auto", embed, llm_config=llm), tmp_path / "a.sqlite", commit_every=16)
+    on_ray = ray_batches("auto", embed.model_dump(mode="json"), llm.model_dump(mode="json"), cluster)
+    remote = CachedEmbedder(get_embedder("auto", embed, llm_config=llm), tmp_path / "b.sqlite", commit_every=16,
+                            map_batches=on_ray)  # fmt: skip
+    assert len(texts) > 4 * 16
+    assert remote.embed(texts).tobytes() == local.embed(texts).tobytes()
+    ray.shutdown()

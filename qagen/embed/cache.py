@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 
@@ -50,7 +50,13 @@ class CachedEmbedder:
     """
 
     def __init__(
-        self, embedder: Embedder, cache_path: str | Path, *, commit_every: int = 512, progress: bool = False
+        self,
+        embedder: Embedder,
+        cache_path: str | Path,
+        *,
+        commit_every: int = 512,
+        progress: bool = False,
+        map_batches: Callable[[list[list[str]]], Iterator[tuple[int, np.ndarray]]] | None = None,
     ) -> None:
         if commit_every < 1:
             raise ValueError(f"commit_every must be >= 1; got {commit_every}")
@@ -59,6 +65,9 @@ class CachedEmbedder:
         self.embedder = embedder
         self.commit_every = commit_every
         self.progress = progress
+        # computes the batches elsewhere (a Ray cluster): (index, vectors) as each batch is done; the
+        # batches are the ones computed here otherwise, so the vectors are the same
+        self.map_batches = map_batches
         self.hits = 0
         self.misses = 0
 
@@ -82,15 +91,25 @@ class CachedEmbedder:
             todo_set = set(todo)
             self.hits += sum(1 for h in hashes if h not in todo_set)
             self.misses += len(todo)
-            for batch in self._batches(todo):
-                vectors = np.asarray(self.embedder.embed([first[h] for h in batch]), dtype=np.float32)
-                if vectors.shape[0] != len(batch):
-                    raise EmbedError(f"embedder {key} returned {vectors.shape[0]} vectors for {len(batch)} texts")
-                self._store(conn, key, batch, vectors)
-                found.update(zip(batch, vectors, strict=True))
+            if self.map_batches is not None and len(todo) > self.commit_every:
+                batches = [todo[i : i + self.commit_every] for i in range(0, len(todo), self.commit_every)]
+                for i, vectors in self.map_batches([[first[h] for h in b] for b in batches]):
+                    self._keep(conn, key, batches[i], np.asarray(vectors, dtype=np.float32), found)
+            else:
+                for batch in self._batches(todo):
+                    vectors = np.asarray(self.embedder.embed([first[h] for h in batch]), dtype=np.float32)
+                    self._keep(conn, key, batch, vectors, found)
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([found[h] for h in hashes]).astype(np.float32, copy=False)
+
+    def _keep(
+        self, conn: sqlite3.Connection, key: str, batch: list[str], vectors: np.ndarray, found: dict[str, np.ndarray]
+    ) -> None:
+        if vectors.shape[0] != len(batch):
+            raise EmbedError(f"embedder {key} returned {vectors.shape[0]} vectors for {len(batch)} texts")
+        self._store(conn, key, batch, vectors)
+        found.update(zip(batch, vectors, strict=True))
 
     def _batches(self, todo: list[str]) -> Iterator[list[str]]:
         starts = range(0, len(todo), self.commit_every)

@@ -18,7 +18,7 @@ from qagen.config import ParseConfig
 from qagen.ingest.model import ParsedDoc
 from qagen.io import read_json, sha256_bytes, stable_hash, write_json
 
-_NOT_OUTPUT = {"workers", "executor", "timeout_s", "timeout_per_page_s", "formats"}
+_NOT_OUTPUT = {"workers", "timeout_s", "timeout_per_page_s", "formats"}
 logger = logging.getLogger(__name__)
 
 

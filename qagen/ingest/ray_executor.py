@@ -1,4 +1,4 @@
-"""The per-document work of a build as Ray tasks (``parse.executor = "ray"`` or ``"ray:ADDRESS"``).
+"""The per-document work of a build as Ray tasks (``executor = "ray"`` or ``"ray:ADDRESS"``).
 
 The same function and arguments as the local process pool (:func:`qagen.ingest.parallel.run_isolated`),
 the same :class:`~qagen.ingest.parallel.Outcome` per task, in task order, so the artifacts are the
@@ -101,5 +101,5 @@ def _ray() -> Any:
     except ImportError as exc:  # pragma: no cover - depends on the extra
         from qagen.errors import UsageError
 
-        raise UsageError('parse.executor = "ray" needs Ray: pip install "qagen[ray]"') from exc
+        raise UsageError('executor = "ray" needs Ray: pip install "qagen[ray]"') from exc
     return ray

@@ -50,6 +50,7 @@ def parse_documents(
     cache_dir: Path | None = None,
     progress: bool = False,
     on_document: Callable[[str], None] | None = None,
+    executor: str = "local",
 ) -> ParseResult:
     """Parse documents into sections, in worker processes, with a per-document time limit.
 
@@ -61,6 +62,7 @@ def parse_documents(
         progress: Show a progress bar on stderr.
         on_document: Called with a document's relative path as soon as its parse is finished
             and cached (documents served from the cache are not parsed, so not passed).
+        executor: ``local`` (a process pool), or ``ray`` / ``ray:ADDRESS`` (Ray tasks; the same results).
 
     Returns:
         A :class:`ParseResult`. A file that cannot be used is a ``failed`` Document and a
@@ -95,7 +97,7 @@ def parse_documents(
             item.outcome = {"ok": True, "doc": cached, "page_errors": [], "cached": True}
         else:
             todo.append(i)
-    _run(inputs, todo, config, progress, cache, on_document)
+    _run(inputs, todo, config, progress, cache, on_document, executor)
     result = _assemble(inputs, problems)
     if not any(d.status == "ok" for d in result.documents):
         raise NoUsableDocumentsError(_no_usable_message(result), result)
@@ -109,6 +111,7 @@ def _run(
     progress: bool,
     cache: ParseCache | None,
     on_document: Callable[[str], None] | None,
+    executor: str,
 ) -> None:
     bar = None
     if progress and todo:
@@ -129,12 +132,12 @@ def _run(
     data = config.model_dump(mode="json")
     tasks = [(str(inputs[i].path), data) for i in todo]
     try:
-        if config.executor == "local":
+        if executor == "local":
             run_isolated(parse_file, tasks, config.workers, hard_limit(config), finished)
         else:  # the same tasks as Ray tasks, on a cluster or a Ray started for the build
             from qagen.ingest.ray_executor import parse_address, run_on_ray
 
-            run_on_ray(parse_file, tasks, parse_address(config.executor), hard_limit(config), finished)
+            run_on_ray(parse_file, tasks, parse_address(executor), hard_limit(config), finished)
     finally:
         if bar is not None:
             bar.close()

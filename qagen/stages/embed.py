@@ -36,7 +36,27 @@ def make_embedder(ctx: StageContext, spec: Any = None) -> CachedEmbedder:
     if spec is None:
         spec, _ = embed_choice(ctx)
     embedder = get_embedder(spec, ctx.config.embed, llm_config=ctx.config.llm)
-    return CachedEmbedder(embedder, ctx.cache_dir / "embeddings.sqlite")
+    return CachedEmbedder(embedder, ctx.cache_dir / "embeddings.sqlite", map_batches=_on_ray(ctx, spec, embedder))
+
+
+def _on_ray(ctx: StageContext, spec: Any, embedder: Any) -> Any:
+    """Batches computed on Ray when ``executor`` says so and the embedder can be made there from its spec: a
+    local model (sentence-transformers, OpenVINO). TF-IDF learns its space from the whole corpus and an
+    embedding server is already remote: both stay here."""
+    executor = ctx.config.executor
+    if executor == "local" or not isinstance(spec, str) or hasattr(embedder, "fit"):
+        return None
+    if spec.split(":", 1)[0] in ("openai", "tfidf"):
+        return None
+    from qagen.embed.ray_embed import ray_batches
+    from qagen.ingest.ray_executor import parse_address
+
+    return ray_batches(
+        spec,
+        ctx.config.embed.model_dump(mode="json"),
+        ctx.config.llm.model_dump(mode="json"),
+        parse_address(executor),
+    )
 
 
 def fingerprint(config: Config, build: BuildInputs) -> Any:

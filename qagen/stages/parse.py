@@ -36,6 +36,7 @@ def run(ctx: StageContext) -> StageOutput:
         config=ctx.config.parse,
         cache_dir=ctx.cache_dir / "parse",
         progress=ctx.progress,
+        executor=ctx.config.executor,
     )
     skipped = list(ctx.build.skipped_files)
     _log(ctx, result, skipped)
