@@ -659,6 +659,10 @@ class ScoreConfig(_Section):
         return sorted(set(v))
 
 
+# Config keys that are no section: scalars above the sections in qagen.toml
+TOP_LEVEL = ("seed", "executor")
+
+
 class Config(_Section):
     """Every setting of a build."""
 
@@ -782,10 +786,11 @@ def render_toml(config: Config | None = None) -> str:
         "# qagen configuration. Every key is shown with its default; delete what you do not change.",
         "# Override any key on the command line: qagen build docs -o out --set topics.min_cluster_size=20",
         "",
-        f"seed = {config.seed}  # {Config.model_fields['seed'].description}",
     ]
+    for name in TOP_LEVEL:  # the keys above every section
+        lines.append(f"{name} = {_toml_value(getattr(config, name))}  # {Config.model_fields[name].description}")
     for name in Config.model_fields:
-        if name == "seed":
+        if name in TOP_LEVEL:
             continue
         section = getattr(config, name)
         lines += ["", f"[{name}]"]

@@ -348,7 +348,7 @@ def _record(
     """One question record (``schemas/split_question.schema.json``; the answerability evidence
     is in ``splits/leakage.json``, not here); ``scope`` defaults to what the role says."""
     answerable = role == "answerable"
-    record = to_dict(item)
+    record = {**to_dict(item), "scenario_generated": None}
     if item.type == "mcq" and not answerable:
         # the Leadinfo thesis's S4: the answer is not in the corpus asked against (checked from the question's
         # side like every unanswerable question); the scenario it was generated at is kept beside

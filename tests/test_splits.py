@@ -347,7 +347,7 @@ def test_a_multiple_choice_question_asked_as_unanswerable_is_scenario_s4(tmp_pat
     crosseval = read_json(out / "crosseval.json")
     records = {(it["name"], r["id"]): r for it in crosseval["iterations"] for r in iter_jsonl(out / it["questions"])}
     assert (records[(IT1, "m2")]["scenario"], records[(IT1, "m2")]["scenario_generated"]) == ("S4", "S2")
-    assert (records[(IT2, "m2")]["scenario"], records[(IT2, "m2")].get("scenario_generated")) == ("S2", None)
+    assert (records[(IT2, "m2")]["scenario"], records[(IT2, "m2")]["scenario_generated"]) == ("S2", None)
     assert records[(IT2, "m1")]["scenario"] == "S4" and records[(IT1, "m1")]["scenario"] == "S1"
     assert all(r["scenario"] != "S4" for r in records.values() if r["type"] != "mcq")
     scenarios = {(it.name, q.item.id): q.item.scenario for it in load_dataset(out).iterations for q in it.questions}
