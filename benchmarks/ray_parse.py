@@ -1,10 +1,12 @@
-"""Parsing a folder with the local process pool and on a local Ray cluster of 1 and 2 worker nodes.
+"""Parsing (and embedding) a folder with the local executor and on a local Ray cluster of 1 and 2 worker nodes.
 
 Each configuration parses every document once, with no parse cache, in one run on the same files:
 local with 1 and 2 processes, then Ray with a head node of 1 CPU (1 worker) and with a second node
 of 1 CPU joined (2 workers). The cluster start is not timed (a cluster is started once and serves
 many builds); the Ray times include connecting the driver. Prints a Markdown table with
 pages/s and the ratio to local, and the overhead per document (Ray 1 worker against local 1).
+With ``--embed N``, the first N sections are also embedded with the bundled MiniLM locally (torch on
+every core) and on the 2-node cluster (one actor per node, whole 512-text batches), vectors compared.
 
 Run: ``python benchmarks/ray_parse.py [DOCS] [--write]`` (default DOCS: ../shared/corpora/manuals;
 needs ``qagen[ray]``; ``--write`` saves ``benchmarks/results/ray_parse.md``).
@@ -25,6 +27,35 @@ sys.path.insert(0, str(ROOT))
 RESULT = ROOT / "benchmarks" / "results" / "ray_parse.md"
 
 
+def _embed(texts: list[str], executor: str, tmp: Path) -> tuple[float, bytes]:
+    from qagen.config import EmbedConfig, LLMConfig
+    from qagen.embed import CachedEmbedder, get_embedder
+    from qagen.embed.ray_embed import ray_batches
+    from qagen.ingest.ray_executor import parse_address
+
+    embed, llm = EmbedConfig(), LLMConfig()
+    batches = None
+    if executor != "local":
+        batches = ray_batches(
+            "auto", embed.model_dump(mode="json"), llm.model_dump(mode="json"), parse_address(executor)
+        )
+    cached = CachedEmbedder(get_embedder("auto", embed, llm_config=llm), tmp / f"{executor[:3]}.sqlite",
+                            map_batches=batches)  # fmt: skip
+    start = time.perf_counter()
+    vectors = cached.embed(texts)
+    return time.perf_counter() - start, vectors.tobytes()
+
+
+def _sections(docs: Path) -> list[str]:
+    from qagen.config import ParseConfig
+    from qagen.ingest import discover
+    from qagen.ingest.run import parse_documents
+    from qagen.records import section_text
+
+    config = ParseConfig()
+    return [section_text(s) for s in parse_documents(discover(docs, config.formats), docs, config).sections]
+
+
 def _parse(docs: Path, executor: str, workers: int) -> tuple[float, int, int]:
     from qagen.config import ParseConfig
     from qagen.ingest import discover
@@ -43,12 +74,14 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("docs", nargs="?", default=str(ROOT.parent / "shared" / "corpora" / "manuals"))
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--embed", type=int, default=0, help="also embed the first N sections")
     args = parser.parse_args(argv)
     docs = Path(args.docs)
     os.environ["RAY_AUTH_MODE"] = "disabled"  # a cluster on 127.0.0.1 for the measurement
     env = {**os.environ, "PYTHONPATH": str(ROOT), "RAY_USAGE_STATS_ENABLED": "0"}
     ray_bin = str(Path(sys.executable).with_name("ray"))
     rows = []
+    embedded = None
     for workers in (1, 2):
         rows.append((f"local, {workers} process(es)", *_parse(docs, "local", workers)))
     with socket.socket() as s:
@@ -67,6 +100,14 @@ def main(argv: list[str] | None = None) -> None:
                        env=env, check=True, capture_output=True)  # fmt: skip
         time.sleep(2)
         rows.append(("Ray, 2 worker nodes", *_parse(docs, f"ray:{address}", 1)))
+        if args.embed:
+            import tempfile
+
+            texts = _sections(docs)[: args.embed]
+            with tempfile.TemporaryDirectory() as tmp:
+                local_s, local_v = _embed(texts, "local", Path(tmp))
+                ray_s, ray_v = _embed(texts, f"ray:{address}", Path(tmp))
+            embedded = (len(texts), local_s, ray_s, local_v == ray_v)
         ray.shutdown()
     finally:
         subprocess.run([ray_bin, "stop", "--force"], env=env, capture_output=True)
@@ -85,6 +126,14 @@ def main(argv: list[str] | None = None) -> None:
         lines.append(f"| {name} | {seconds:.1f} | {pages / seconds:.1f} | {same / seconds:.2f}x |")
     overhead = (rows[2][1] - rows[0][1]) / n_docs
     lines += ["", f"Ray's overhead per document (1 worker against 1 local process): {1000 * overhead:+.0f} ms."]
+    if embedded:
+        n, local_s, ray_s, same = embedded
+        lines += [
+            "",
+            f"Embedding {n:,} sections with MiniLM: local (torch on {os.cpu_count()} cores) {local_s:.1f} s, "
+            f"{n / local_s:.1f} sections/s; Ray, 2 worker nodes (one actor each, model load included) {ray_s:.1f} s, "
+            f"{n / ray_s:.1f} sections/s ({local_s / ray_s:.2f}x); vectors identical to the bit: {same}.",
+        ]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.write:
