@@ -72,13 +72,13 @@ def _parse(executor: str, cache: Path | None = None, on_document=None):
     return parse_documents(paths, EXAMPLES, config, cache, on_document=on_document, executor=executor)
 
 
-def test_parsing_on_the_cluster_gives_the_local_artifacts(cluster, tmp_path):
+def test_a_build_on_the_cluster_gives_the_local_artifacts(cluster, tmp_path):
     from qagen import build
 
     local, remote = tmp_path / "local", tmp_path / "ray"
-    build(EXAMPLES, local, overrides=['executor="local"'], until="parse")
-    build(EXAMPLES, remote, overrides=[f'executor="ray:{cluster}"'], until="parse")
-    for name in ("documents.jsonl", "sections.jsonl"):
+    build(EXAMPLES, local, overrides=['executor="local"'], until="embed")
+    build(EXAMPLES, remote, overrides=[f'executor="ray:{cluster}"'], until="embed")
+    for name in ("documents.jsonl", "sections.jsonl", "pages.jsonl", "embeddings.npy", "embedding_ids.json"):
         assert (remote / name).read_bytes() == (local / name).read_bytes(), name
 
 
