@@ -96,6 +96,8 @@ def test_collect_accepts_strings_and_dicts_and_refuses_other_replies(out):
     collect(out, lambda q, pages: {"answer": REFUSAL, "retrieved_page_ids": [pages[0].id]}, out / "a.jsonl",
             progress=False)  # fmt: skip
     assert lines(out / "a.jsonl")[0]["retrieved_page_ids"] in (["d1-p0"], ["d2-p0"])
+    collect(out, lambda q, pages: {"answer": "x", "cost_usd": 0.0004}, out / "e.jsonl", progress=False)
+    assert {line["cost_usd"] for line in lines(out / "e.jsonl")} == {0.0004}  # what the reply cost, kept
     collect(out, lambda q, pages: "plain text", out / "b.jsonl", progress=False, sets=("test",))
     assert not (out / "b.jsonl").read_text()  # the test set has no questions here
     with pytest.raises(TypeError, match="ask must return a str, a Reply or a dict; got int"):

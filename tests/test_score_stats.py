@@ -152,3 +152,18 @@ def test_semantic_similarity_and_context_precision_per_answer(scored: Path) -> N
     scores = json.loads((scored / "scores.json").read_text())
     assert scores["settings"]["semantic_embedder"].startswith("sentence-transformers:")  # the baseline judge's
     assert 0 < scores["overall"]["answer_quality"]["semantic_answered"] <= 1
+
+
+def test_cost_and_latency_are_summed_from_the_answers(tmp_path: Path) -> None:
+    from qagen.score import score
+    from qagen.score.results import format_summary
+
+    out = make_out(tmp_path / "out")
+    priced = [{**a, "cost_usd": 0.002 if a["iteration"] == IT1 else 0.001} for a in ANSWERS]
+    scores = score(out, write_answers(tmp_path / "priced.jsonl", priced), judge=BagOfWords())
+    assert scores["overall"]["cost_usd"] == {"n": 12, "total": 0.018, "per_answer": 0.0015}
+    assert scores["by_iteration"][IT1]["cost_usd"]["total"] == 0.012
+    assert "cost $0.0180 over 12 answers" in format_summary(scores)
+    bad = write_answers(tmp_path / "bad.jsonl", [{**ANSWERS[0], "cost_usd": -1}])
+    with pytest.raises(Exception, match="cost_usd"):
+        score(out, bad, judge=BagOfWords())

@@ -54,6 +54,7 @@ class Answer:
     ] = None
     latency_s: Annotated[float | None, Field(ge=0, description="seconds the chatbot took to answer")] = None
     meta: Annotated[dict[str, Any] | None, Field(description="anything else: model, tokens, ...")] = None
+    cost_usd: Annotated[float | None, Field(ge=0, description="what answering cost in USD, when known")] = None
 
 
 def answer_schema() -> dict[str, Any]:
@@ -128,6 +129,8 @@ def answer_to_dict(answer: Answer) -> dict[str, Any]:
         data["latency_s"] = answer.latency_s
     if answer.meta is not None:
         data["meta"] = answer.meta
+    if answer.cost_usd is not None:
+        data["cost_usd"] = answer.cost_usd
     return data
 
 
@@ -143,6 +146,7 @@ def _answer(data: dict[str, Any]) -> Answer:
         retrieved_page_ids=None if pages is None else tuple(pages),
         latency_s=None if data.get("latency_s") is None else float(data["latency_s"]),
         meta=data.get("meta"),
+        cost_usd=None if data.get("cost_usd") is None else float(data["cost_usd"]),
     )
 
 

@@ -44,6 +44,7 @@ class Reply:
     answer: str
     retrieved_page_ids: Sequence[str] | None = None
     meta: dict[str, Any] | None = None
+    cost_usd: float | None = None  # what the reply cost, when the chatbot knows (qagen score sums it)
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ def _ask_one(ask: Ask, q: dict[str, Any], iteration: str, pages: list[Page], fh:
         return f"{type(exc).__name__}: {exc}"
     latency = round(time.perf_counter() - started, 4)
     retrieved = None if reply.retrieved_page_ids is None else tuple(str(p) for p in reply.retrieved_page_ids)
-    answer = Answer(q["id"], iteration, reply.answer, retrieved, latency, reply.meta)
+    answer = Answer(q["id"], iteration, reply.answer, retrieved, latency, reply.meta, reply.cost_usd)
     fh.write(json.dumps(answer_to_dict(answer), ensure_ascii=False) + "\n")
     fh.flush()
     return None
@@ -147,11 +148,11 @@ def _as_reply(value: Any) -> Reply:
     elif isinstance(value, str):
         reply = Reply(value)
     elif isinstance(value, dict):
-        unknown = set(value) - {"answer", "retrieved_page_ids", "meta"}
+        unknown = set(value) - {"answer", "retrieved_page_ids", "meta", "cost_usd"}
         if unknown or "answer" not in value:
             raise TypeError(
                 f"ask returned a dict with keys {sorted(value)}; it needs 'answer' and may have "
-                "'retrieved_page_ids' and 'meta'"
+                "'retrieved_page_ids', 'meta' and 'cost_usd'"
             )
         reply = Reply(**value)
     else:

@@ -29,6 +29,8 @@ def evaluate(
     """
     detector = RefusalDetector(config.refusal_phrases, config.refusal_window_chars, dataset.refusal_answer)
     rows = [_base_row(it, q, a.answer, a.latency_s, detector) for it, q, a in matched.pairs]
+    for row, (_, _, a) in zip(rows, matched.pairs, strict=True):
+        row["cost_usd"] = a.cost_usd
     notes: dict[str, Any] = {
         "phrases": list(detector.phrases),
         "window_chars": detector.window,

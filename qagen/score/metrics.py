@@ -15,6 +15,8 @@ Definitions (every share in 0-1; ``None`` where a metric has no denominator):
   phones, lower-case e-mails, URL keys), is among the entities of the answer.
 - **retrieval recall@k**: share of the item's source pages among the first k retrieved pages,
   averaged over answerable questions whose answers list retrieved pages.
+- **cost and latency**: the answers' own ``cost_usd`` (total and per answer) and ``latency_s`` (mean,
+  median, 95th percentile, max), per iteration and overall.
 - **false premises corrected** (counterfactual robustness): of the false-premise questions asked
   where their source is loaded, the share whose answer gives the source's value (declined or
   going along with the wrong value count as not corrected).
@@ -318,6 +320,14 @@ def _mcq(rows: Sequence[Row]) -> dict[str, Any] | None:
     return out
 
 
+def _cost(rows: Sequence[Row]) -> dict[str, Any] | None:
+    """What answering cost, from the answers that say (``cost_usd``): total and per answer."""
+    values = [r["cost_usd"] for r in rows if r.get("cost_usd") is not None]
+    if not values:
+        return None
+    return {"n": len(values), "total": round(sum(values), 6), "per_answer": round(sum(values) / len(values), 6)}
+
+
 def _latency(rows: Sequence[Row]) -> dict[str, Any] | None:
     values = sorted(r["latency_s"] for r in rows if r.get("latency_s") is not None)
     if not values:
@@ -350,6 +360,7 @@ def aggregate(rows: Sequence[Row], ks: Sequence[int], bleu_tokenize: str = "13a"
         "robustness": _robustness(answerable),
         "grades": _grades(answerable),
         "latency_s": _latency(rows),
+        "cost_usd": _cost(rows),
     }
 
 

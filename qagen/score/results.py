@@ -186,6 +186,12 @@ def format_summary(scores: dict[str, Any]) -> str:
             for key, g in grades.items()
         ]
         text.append(f"grades by {scores['judge'].get('grader')} (1-5): " + ", ".join(parts))
+    cost, latency = scores["overall"].get("cost_usd"), scores["overall"].get("latency_s")
+    if cost or latency:
+        parts = [f"cost ${cost['total']:.4f} over {cost['n']} answers (${cost['per_answer']:.6f} each)"] if cost else []
+        if latency:
+            parts.append(f"latency median {latency['median']:.2f} s, p95 {latency['p95']:.2f} s (n={latency['n']})")
+        text.append("; ".join(parts))
     fp = scores["overall"].get("false_premise")
     if fp:  # false premises asked where their source is loaded: corrected with the source's value?
         text.append(
