@@ -289,6 +289,13 @@ class GenerateConfig(_Section):
         ],
         description="who asks the long-form questions; one is picked per section (seeded)",
     )
+    persona_mix: dict[str, float] | None = Field(
+        None,
+        description="user categories with target shares of the long-form requests (DataMorgana-style), e.g. "
+        "{ 'first-time user' = 0.6, 'experienced professional' = 0.4 }: assigned per request by construction and "
+        "reported asked vs achieved after filtering; replaces personas when set (an LLM writes in the persona's "
+        "voice; the offline generator has none)",
+    )
     prompts_dir: str | None = Field(None, description="folder with your own prompt files (copy prompts/ and edit)")
     few_shot_file: str | None = Field(
         None,
@@ -349,6 +356,13 @@ class GenerateConfig(_Section):
             raise ValueError(f"keys must be among {list(allowed)}; unknown {unknown}")
         if any(w < 0 for w in v.values()) or sum(v.values()) <= 0:
             raise ValueError("weights must be >= 0 with a positive total")
+        return v
+
+    @field_validator("persona_mix")
+    @classmethod
+    def _persona_mix(cls, v: dict[str, float] | None) -> dict[str, float] | None:
+        if v is not None and (not v or any(w < 0 for w in v.values()) or sum(v.values()) <= 0):
+            raise ValueError("needs at least one persona with a positive weight, and no negative weight")
         return v
 
     @field_validator("premise_mix")

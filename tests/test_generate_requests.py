@@ -92,6 +92,20 @@ def test_personas_come_from_the_config_and_reach_the_prompt() -> None:
         assert p.request.messages[0].role == "system" and p.request.messages[1].role == "user"
 
 
+def test_a_persona_mix_is_met_by_construction_and_reaches_the_prompt() -> None:
+    # DataMorgana-style user categories: target shares, one persona per long-form request
+    mix = {"first-time user": 0.6, "experienced professional": 0.3, "pharmacist": 0.1}
+    config = GenerateConfig(types=["long_form"], persona_mix=mix)
+    planned = plan_requests(make_ctx(config, sections_per_doc=5), PROMPTS, config)
+    got = Counter(p.meta["persona"] for p in planned)
+    n = len(planned)
+    assert n >= 20 and set(got) == set(mix)
+    assert all(abs(got[k] - n * w) < 1 for k, w in mix.items())  # each within one of its quota
+    assert all(p.meta["persona"] in p.request.messages[-1].content for p in planned)
+    by_doc = Counter((p.section_ids[0].split("-")[0], p.meta["persona"]) for p in planned)
+    assert len(by_doc) > len(mix)  # a document's sections do not all get one persona
+
+
 def test_mix_is_exact_per_cell() -> None:
     config = GenerateConfig(types=["mcq"], mcq_per_section=3)
     planned = plan_requests(make_ctx(config, sections_per_doc=5), PROMPTS, config)

@@ -122,3 +122,41 @@ def assign(
     for i, cell in zip(rest, other_cells, strict=True):
         out[i] = cell
     return out
+
+
+def assign_by_share(keys: Sequence[str], mix: dict[str, float], seed: int) -> dict[str, str]:
+    """A label of ``mix`` per key, so the labels' counts follow the mix by construction.
+
+    Counts by the largest remainder method (each within one of ``len(keys) * share``; ties broken by
+    the order of ``mix``); which key gets which label is a seeded shuffle, so it does not follow the
+    order of the keys (sections of one document would otherwise share a label).
+    """
+    labels = [k for k, w in mix.items() if w > 0]
+    total = sum(mix[k] for k in labels)
+    if not keys or not labels:
+        return {}
+    quota = {k: len(keys) * mix[k] / total for k in labels}
+    counts = {k: math.floor(q + 1e-9) for k, q in quota.items()}
+    for k in sorted(labels, key=lambda k: (-(quota[k] - counts[k]), labels.index(k)))[
+        : len(keys) - sum(counts.values())
+    ]:
+        counts[k] += 1
+    order = list(keys)
+    random.Random(f"{seed}:assign").shuffle(order)
+    out: dict[str, str] = {}
+    start = 0
+    for k in labels:
+        for key in order[start : start + counts[k]]:
+            out[key] = k
+        start += counts[k]
+    return out
+
+
+def achieved_shares(labels: Sequence[str | None], mix: dict[str, float]) -> dict[str, dict[str, float | int]]:
+    """Per label of ``mix``: the share asked, the count and share achieved among ``labels`` (None: no label)."""
+    total = sum(w for w in mix.values() if w > 0) or 1.0
+    n = len(labels) or 1
+    return {
+        k: {"asked": round(w / total, 4), "items": labels.count(k), "share": round(labels.count(k) / n, 4)}
+        for k, w in mix.items()
+    }

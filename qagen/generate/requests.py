@@ -82,12 +82,18 @@ def plan_requests(
     llm = llm or LLMConfig()
     prompts = _load(prompts_dir, config)
     planned: list[PlannedRequest] = []
+    persona_of: dict[str, str] = {}
+    if config.persona_mix and "long_form" in config.types:  # user categories met by construction
+        from qagen.generate.mix import assign_by_share
+
+        asked = [sid for sid in ctx.sampled if ctx.sections[sid].text.strip()]
+        persona_of = assign_by_share(asked, config.persona_mix, ctx.seed)
     for sid in ctx.sampled:
         section = ctx.sections[sid]
         if not section.text.strip():
             continue
         if "long_form" in config.types:
-            planned.append(_long_form(ctx, section, prompts, config, llm))
+            planned.append(_long_form(ctx, section, prompts, config, llm, persona_of.get(sid)))
         if "factoid" in config.types:
             planned += _factoids(ctx, section, prompts["factoid"], config, llm)
     if "mcq" in config.types and config.mcq_per_section > 0:
@@ -141,10 +147,16 @@ def _section_values(ctx: GenerationContext, section: Section, config: GenerateCo
 
 
 def _long_form(
-    ctx: GenerationContext, section: Section, prompts: dict[str, Any], config: GenerateConfig, llm: LLMConfig
+    ctx: GenerationContext,
+    section: Section,
+    prompts: dict[str, Any],
+    config: GenerateConfig,
+    llm: LLMConfig,
+    persona: str | None = None,
 ) -> PlannedRequest:
-    personas = config.personas or ["reader of these documents"]
-    persona = random.Random(f"{ctx.seed}:persona:{section.id}").choice(personas)
+    if persona is None:
+        personas = config.personas or ["reader of these documents"]
+        persona = random.Random(f"{ctx.seed}:persona:{section.id}").choice(personas)
     values = _section_values(ctx, section, config) | {
         "persona": persona,
         "n_questions": config.long_form_per_section,

@@ -60,6 +60,18 @@ def run(ctx: StageContext) -> StageOutput:
             f"asked {premise_rows['false']['asked']:.0%} (generate.premise_mix): too few questions in a frame with "
             "a wrong value to assert (see rejected.jsonl, filter premise)"
         )
+    persona_rows = None
+    if gen_cfg.persona_mix:  # user categories: asked per request, achieved among the accepted long-form questions
+        from qagen.generate.mix import achieved_shares
+
+        asked_by = [it.generator.persona for it in accepted if it.type == "long_form" and it.variant_of is None]
+        persona_rows = achieved_shares(asked_by, gen_cfg.persona_mix)
+        off = [k for k, r in persona_rows.items() if abs(r["share"] - r["asked"]) > 0.05]
+        if off:
+            ctx.log(
+                f"warning: filter: personas {', '.join(off)} are more than 5 points off generate.persona_mix "
+                f"among the accepted long-form questions ({len(asked_by)}; the offline generator writes none)"
+            )
     result = dataclasses.replace(result, accepted=accepted)
     by_type = Counter(it.type for it in result.accepted)
     # how varied the questions are, before and after the filters (the embeddings are the dedup filter's, cached)
@@ -77,6 +89,7 @@ def run(ctx: StageContext) -> StageOutput:
                 "diversity": varied,
                 "formulation": formulations,
                 "premise": premise_rows,
+                **({"persona": persona_rows} if persona_rows is not None else {}),
             },
         },
         counts={
