@@ -289,6 +289,14 @@ class GenerateConfig(_Section):
         ],
         description="who asks the long-form questions; one is picked per section (seeded)",
     )
+    multi_hop_share: float = Field(
+        0.0,
+        ge=0,
+        le=1,
+        description="share of the long-form requests asked over two sections of one topic (the most similar "
+        "section of the same topic and fold), for one question whose answer needs both; the filters check a quote "
+        "from each and that neither alone answers it (LLM backends; prompts/multi_hop.md)",
+    )
     persona_mix: dict[str, float] | None = Field(
         None,
         description="user categories with target shares of the long-form requests (DataMorgana-style), e.g. "

@@ -151,6 +151,7 @@ class Item:
     variant_of: str | None = None  # a search, noisy or false-premise variant: the id of the item it was made from
     premise: Premise = "true"  # false: the question asserts a value its source contradicts (qagen.generate.premises)
     premise_claim: str | None = None  # the wrong value a false-premise question asserts
+    hops: Literal["single", "multi"] = "single"  # multi: the answer needs two sections (source.section_ids)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -53,7 +53,7 @@ COLUMN_TYPES: dict[str, str | list[str]] = {
     "doc_id": "string", "doc_path": "string", "pdf_pages": ["int64"], "section_ids": ["string"],
     "page_ids": ["string"], "topic_id": "int64", "fold": "int64", "split": "string", "corpus_fold": "int64",
     "bloom": "string", "scenario": "string", "entity": "string", "entity_kind": "string", "language": "string",
-    "formulation": "string", "variant_of": "string", "premise": "string", "premise_claim": "string",
+    "formulation": "string", "variant_of": "string", "premise": "string", "premise_claim": "string", "hops": "string",
     "question_stem": "string",
     "leakage_rouge": "float64", "leakage_similarity": "float64", "leakage_flagged": "bool",
 }  # fmt: skip
@@ -157,6 +157,7 @@ def flat_record(rec: dict[str, Any], iteration: dict[str, Any]) -> dict[str, Any
         "variant_of": rec.get("variant_of"),
         "premise": rec.get("premise", "true"),
         "premise_claim": rec.get("premise_claim"),
+        "hops": rec.get("hops", "single"),
         "question_stem": rec["question"],
         "leakage_rouge": float(leak.get("rouge", 0.0)),
         "leakage_similarity": None if leak.get("similarity") is None else float(leak["similarity"]),

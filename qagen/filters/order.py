@@ -16,6 +16,7 @@ from qagen.filters.factoid import FACTOID_ENTITY, LONG_FORM_FACTOID
 from qagen.filters.grounding import GROUNDING
 from qagen.filters.language import WRONG_LANGUAGE
 from qagen.filters.mcq import MCQ_QUALITY, mcq_stats
+from qagen.filters.multi_hop import MULTI_HOP
 from qagen.filters.prompt_copy import COPIED_FROM_PROMPT
 from qagen.filters.rank import TOP_PER_SECTION
 from qagen.filters.self_contained import SELF_CONTAINED
@@ -33,6 +34,7 @@ FILTERS: tuple[Filter, ...] = (
     LONG_FORM_FACTOID,
     GROUNDING,
     COPIED_FROM_PROMPT,
+    MULTI_HOP,
     FACTOID_ENTITY,
     MCQ_QUALITY,
     DEDUP,

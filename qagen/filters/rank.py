@@ -35,7 +35,7 @@ class TopPerSection:
         kept: list[Item] = []
         rejected: list[Rejection] = []
         for item in sorted(items, key=rank_key):
-            key = (source_section(item), item.type)
+            key = (source_section(item), item.type, item.hops)  # a multi-hop question is no rival of a section's own
             rank = seen.get(key, 0) + 1
             seen[key] = rank
             if rank <= config.keep_per_section:

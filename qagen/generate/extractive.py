@@ -111,18 +111,25 @@ def offline_language_warning(
 
 
 def offline_mix_warning(config: GenerateConfig) -> str | None:
-    """The Bloom levels and scenarios asked for that the offline generator cannot write, said plainly."""
-    if "mcq" not in config.types or config.mcq_per_section == 0:
-        return None
-    bloom = sorted(k for k, w in config.bloom_mix.items() if w > 0 and k != "B1")
-    scenario = sorted(k for k, w in config.scenario_mix.items() if w > 0 and k != "S1")
-    if not bloom and not scenario:
-        return None
-    asked = ", ".join(bloom + scenario)
-    return (
-        f"the offline generator writes multiple-choice questions at B1 (remember) and S1 (one fact) only; "
-        f"{asked} in generate.bloom_mix / generate.scenario_mix need an LLM backend ([llm] backend)"
-    )
+    """What the config asks for that the offline generator cannot write (Bloom levels, scenarios, multi-hop
+    questions, personas), said plainly."""
+    said = []
+    if config.multi_hop_share > 0 and "long_form" in config.types:
+        said.append(
+            "the offline generator writes no multi-hop questions; generate.multi_hop_share needs an LLM backend"
+        )
+    if config.persona_mix:
+        said.append("the offline generator writes in no persona's voice; generate.persona_mix needs an LLM")
+    if "mcq" in config.types and config.mcq_per_section > 0:
+        bloom = sorted(k for k, w in config.bloom_mix.items() if w > 0 and k != "B1")
+        scenario = sorted(k for k, w in config.scenario_mix.items() if w > 0 and k != "S1")
+        if bloom or scenario:
+            said.append(
+                f"the offline generator writes multiple-choice questions at B1 (remember) and S1 (one fact) only; "
+                f"{', '.join(bloom + scenario)} in generate.bloom_mix / generate.scenario_mix need an LLM backend "
+                "([llm] backend)"
+            )
+    return "; ".join(said) or None
 
 
 MAX_MCQ_CANDIDATES = 3

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from qagen.generate.context import GenerationContext, item_id
-from qagen.generate.reply_models import REPLY_MODELS, FactoidReply, LongFormReply, MCQReply
+from qagen.generate.reply_models import REPLY_MODELS, FactoidReply, LongFormReply, MCQReply, MultiHopReply
 from qagen.records import GeneratorInfo, Item, Rejection
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def _base(plan: PlannedRequest, ctx: GenerationContext, generator: GeneratorInfo
     fold, split = ctx.folds[plan.section_ids[0]]
     return {
         "id": item_id(plan.kind, plan.section_ids, question),
-        "type": plan.kind,
+        "type": "long_form" if plan.kind == "multi_hop" else plan.kind,  # a multi-hop question is long-form
         "question": question,
         "source": ctx.source(plan.section_ids),
         "fold": fold,
@@ -113,6 +113,10 @@ def _convert(plan: PlannedRequest, value: BaseModel, ctx: GenerationContext, gen
                 entity_kind=plan.meta.get("entity_kind"),
             )
         ]
+    if isinstance(value, MultiHopReply):  # a long-form question over two sections, each quote kept for the check
+        base = _base(plan, ctx, generator, value.question)
+        evidence = f"1: {value.evidence_1}\n2: {value.evidence_2}"
+        return [Item(**base, answer=value.answer, rationale=evidence, hops="multi")]
     assert isinstance(value, MCQReply)
     options = [value.correct_answer, *value.distractors]
     rng = random.Random(f"{ctx.seed}:options:{plan.meta.get('request_key', '')}:{value.question}")

@@ -66,7 +66,21 @@ class MCQReply(_Reply):
         return self
 
 
-REPLY_MODELS: dict[str, type[BaseModel]] = {"long_form": LongFormReply, "factoid": FactoidReply, "mcq": MCQReply}
+class MultiHopReply(_Reply):
+    """One question that needs a fact from each of two passages, with the quote each fact comes from."""
+
+    question: Question
+    answer: Answer
+    evidence_1: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=1000)]
+    evidence_2: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=1000)]
+
+
+REPLY_MODELS: dict[str, type[BaseModel]] = {
+    "long_form": LongFormReply,
+    "factoid": FactoidReply,
+    "mcq": MCQReply,
+    "multi_hop": MultiHopReply,
+}
 
 
 @functools.cache

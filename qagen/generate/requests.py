@@ -38,7 +38,7 @@ from qagen.language import language_name
 from qagen.llm.base import LLMRequest, Message
 from qagen.records import Section
 
-RequestKind = Literal["long_form", "factoid", "mcq"]
+RequestKind = Literal["long_form", "factoid", "mcq", "multi_hop"]
 ENTITY_NAMES = {"phone": "phone number", "email": "e-mail address", "url": "web address"}
 NO_S3_PARTNER = "no section of the same topic, fold and split in another document"
 
@@ -96,9 +96,46 @@ def plan_requests(
             planned.append(_long_form(ctx, section, prompts, config, llm, persona_of.get(sid)))
         if "factoid" in config.types:
             planned += _factoids(ctx, section, prompts["factoid"], config, llm)
+    if "long_form" in config.types and config.multi_hop_share > 0:
+        planned += _multi_hops(ctx, prompts["multi_hop"], config, llm, persona_of)
     if "mcq" in config.types and config.mcq_per_section > 0:
         planned += _mcqs(ctx, prompts["mcq"], config, llm)
     return planned
+
+
+def _multi_hops(
+    ctx: GenerationContext, prompt: Prompt, config: GenerateConfig, llm: LLMConfig, persona_of: dict[str, str]
+) -> list[PlannedRequest]:
+    """Two-section requests for ``multi_hop_share`` of the sampled sections: each with the most similar
+    section of its topic and fold (its own document's first), so both are loaded in the same iteration."""
+    corpus = _Corpus(ctx)
+    sampled = [sid for sid in ctx.sampled if ctx.sections[sid].text.strip() and sid in ctx.folds]
+    wanted = round(config.multi_hop_share * len(sampled))
+    order = sorted(sampled, key=lambda sid: random.Random(f"{ctx.seed}:multi_hop:{sid}").random())
+    out: list[PlannedRequest] = []
+    for sid in order:
+        if len(out) >= wanted:
+            break
+        partner = corpus.hop_partner(sid)
+        if partner is None:
+            continue
+        personas = config.personas or ["reader of these documents"]
+        persona = persona_of.get(sid) or random.Random(f"{ctx.seed}:persona:{sid}").choice(personas)
+        section_ids = (sid, partner)
+        language = ctx.language_of(sid)
+        values = {"language_name": language_name(language), "persona": persona,
+                  "passages": _passages(ctx, section_ids, config)}  # fmt: skip
+        key = f"multi_hop:{sid}:{partner}"
+        out.append(
+            PlannedRequest(
+                request=_request(prompt, values, "multi_hop", llm, ctx.seed, 0, key),
+                response_model=REPLY_MODELS["multi_hop"],
+                kind="multi_hop",
+                section_ids=section_ids,
+                meta={"persona": persona, "prompt_hash": prompt.hash, "request_key": key, "language": language},
+            )
+        )
+    return out
 
 
 def _load(prompts_dir: str | Path, config: GenerateConfig) -> dict[str, Any]:
@@ -118,6 +155,8 @@ def _load(prompts_dir: str | Path, config: GenerateConfig) -> dict[str, Any]:
     for name in ("factoid", "mcq"):
         if name in config.types:
             out[name] = load_prompt(prompts_dir, name)
+    if "long_form" in config.types and config.multi_hop_share > 0:
+        out["multi_hop"] = load_prompt(prompts_dir, "multi_hop")
     return out
 
 
@@ -278,6 +317,20 @@ class _Corpus:
             if other and self.ctx.folds.get(other) == self.ctx.folds[sid]:
                 return other
         return None
+
+    def hop_partner(self, sid: str) -> str | None:
+        """The section most like ``sid`` (shared words) in its topic and fold, its own document's first."""
+        topic = self.ctx.topic(sid)
+        if topic < 0:
+            return None
+        doc, words = self.ctx.sections[sid].doc_id, self.words(sid)
+
+        def rank(other: str) -> tuple[bool, float, str]:
+            shared = len(words & self.words(other)) / max(1, len(words | self.words(other)))
+            return (self.ctx.sections[other].doc_id != doc, -shared, other)
+
+        ranked = sorted(rank(o) for o in self.by_group.get((topic, self.ctx.folds[sid]), []) if o != sid)
+        return ranked[0][2] if ranked and ranked[0][1] < 0 else None  # a partner shares some words
 
     def s3_partners(self, sid: str, n: int) -> list[str]:
         """The most similar section from each of up to ``n`` other documents of the same topic, fold and split."""
