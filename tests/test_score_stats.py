@@ -167,3 +167,9 @@ def test_cost_and_latency_are_summed_from_the_answers(tmp_path: Path) -> None:
     bad = write_answers(tmp_path / "bad.jsonl", [{**ANSWERS[0], "cost_usd": -1}])
     with pytest.raises(Exception, match="cost_usd"):
         score(out, bad, judge=BagOfWords())
+
+
+def test_scores_break_down_by_formulation_and_hops(scored: Path) -> None:
+    scores = json.loads((scored / "scores.json").read_text())
+    assert set(scores["by_formulation"]) == {"natural"} and set(scores["by_hops"]) == {"single"}
+    assert scores["by_hops"]["single"]["answers"] == scores["overall"]["answers"] == 12

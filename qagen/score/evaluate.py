@@ -63,6 +63,7 @@ def _base_row(it: Iteration, q: Question, answer: str, latency: float | None, de
         "premise": item.premise,
         "formulation": item.formulation,
         "variant_of": item.variant_of,
+        "hops": item.hops,
         "type": item.type,
         "fold": item.fold,
         "bloom": item.bloom,

@@ -16,6 +16,8 @@ BREAKDOWNS = {
     "by_type": lambda r: r["type"],
     "by_scope": lambda r: r.get("scope"),
     "by_premise": lambda r: r.get("premise"),
+    "by_formulation": lambda r: r.get("formulation"),
+    "by_hops": lambda r: r.get("hops"),
     "by_bloom": lambda r: r["bloom"],
     "by_scenario": lambda r: r["scenario"],
     "by_topic": lambda r: r["topic"],
