@@ -297,6 +297,13 @@ class GenerateConfig(_Section):
         "section of the same topic and fold), for one question whose answer needs both; the filters check a quote "
         "from each and that neither alone answers it (LLM backends; prompts/multi_hop.md)",
     )
+    comparison_share: float = Field(
+        0.0,
+        ge=0,
+        le=1,
+        description="share of the long-form requests asked over sections of two documents of one topic and fold, for "
+        "one question comparing them; checked like multi-hop questions (LLM backends; prompts/comparison.md)",
+    )
     persona_mix: dict[str, float] | None = Field(
         None,
         description="user categories with target shares of the long-form requests (DataMorgana-style), e.g. "

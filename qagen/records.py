@@ -151,7 +151,8 @@ class Item:
     variant_of: str | None = None  # a search, noisy or false-premise variant: the id of the item it was made from
     premise: Premise = "true"  # false: the question asserts a value its source contradicts (qagen.generate.premises)
     premise_claim: str | None = None  # the wrong value a false-premise question asserts
-    hops: Literal["single", "multi"] = "single"  # multi: the answer needs two sections (source.section_ids)
+    # multi: the answer needs two sections of one topic; comparison: two documents compared (source.section_ids)
+    hops: Literal["single", "multi", "comparison"] = "single"
 
 
 @dataclass(frozen=True, kw_only=True)

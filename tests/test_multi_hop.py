@@ -74,6 +74,18 @@ def test_planned_pairs_share_a_topic_and_a_fold() -> None:
     ]  # its own document first
 
 
+def test_comparison_pairs_are_two_documents_of_one_topic_and_fold() -> None:
+    config = GenerateConfig(types=["long_form"], comparison_share=0.5)
+    context = make_ctx(config)
+    pairs = [p for p in plan_requests(context, PROMPTS, config) if p.kind == "comparison"]
+    assert pairs
+    for p in pairs:
+        a, b = p.section_ids
+        assert context.sections[a].doc_id != context.sections[b].doc_id
+        assert context.topic(a) == context.topic(b) and context.folds[a] == context.folds[b]
+        assert "compare" in p.request.messages[-1].content
+
+
 def _passages(body: dict) -> list[str]:
     user = body["messages"][-1]["content"]
     return re.findall(r'Passage \d[^\n]*\n"""\n(.*?)\n"""', user, re.S)
@@ -108,7 +120,8 @@ def llm_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
         mp.setenv("OPENAI_API_KEY", "sk-test")
         try:
             build(EXAMPLES, out, overrides=[*FAST, f'llm.backend="openai:fake-model@{server.url}"',
-                                            "generate.multi_hop_share=0.3", "llm.max_retries=0"])  # fmt: skip
+                                            "generate.multi_hop_share=0.3", "generate.comparison_share=0.3",
+                                            "llm.max_retries=0"])  # fmt: skip
         finally:
             mp.undo()
     return out
@@ -116,6 +129,9 @@ def llm_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_multi_hop_items_through_a_local_server_carry_both_sections_into_the_splits(llm_build: Path, tmp_path):
     items = [json.loads(x) for x in (llm_build / "items.jsonl").read_text().splitlines()]
+    assert {it["hops"] for it in items} >= {"single", "multi", "comparison"}
+    compared = [it for it in items if it["hops"] == "comparison"]
+    assert all(len({s.split("-s")[0] for s in it["source"]["section_ids"]}) == 2 for it in compared)  # two documents
     hops = [it for it in items if it["hops"] == "multi"]
     rejected = [json.loads(x) for x in (llm_build / "rejected.jsonl").read_text().splitlines()]
     judged = hops + [r for r in rejected if r["hops"] == "multi" and r["filter"] == "multi_hop"]
@@ -133,5 +149,5 @@ def test_multi_hop_items_through_a_local_server_carry_both_sections_into_the_spl
     import csv
 
     rows = [r for f in (tmp_path / "csv").glob("*_iteration_*[0-9].csv") for r in csv.DictReader(f.open())]
-    assert {r["hops"] for r in rows} >= {"single"} and all(r["hops"] in ("single", "multi") for r in rows)
+    assert {r["hops"] for r in rows} == {"single", "multi", "comparison"}
     assert {it["id"] for it in hops} == {r["id"] for r in rows if r["hops"] == "multi" and r["answerable"] == "True"}

@@ -1,4 +1,5 @@
-"""Multi-hop: a question over two sections whose answer needs both (``hops = "multi"``).
+"""Multi-hop and comparison: a question over two sections whose answer needs both (``hops = "multi"`` or
+``"comparison"``, the sections then of two documents).
 
 A multi-hop item carries, in its rationale, the sentence of each passage its answer rests on
 ("1: ..." and "2: ..."). It is kept when each quote is found in its own section (ROUGE-L recall
@@ -26,7 +27,7 @@ _EVIDENCE = re.compile(r"^1: (?P<one>.*?)\n2: (?P<two>.*)$", re.S)
 
 def check_multi_hop(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject | None:
     """Both quotes in their sections, and the answer needing both sections (``config`` is not read)."""
-    if item.hops != "multi":
+    if item.hops == "single":
         return None
     ids = item.source.section_ids
     m = _EVIDENCE.match(item.rationale or "")

@@ -35,7 +35,7 @@ def expected_completion(kind: str, section_text: str, n_questions: int, max_toke
         tokens = n_questions * (QUESTION_TOKENS + answer + ITEM_JSON_TOKENS)
     elif kind == "factoid":
         tokens = QUESTION_TOKENS + FACTOID_ANSWER_TOKENS + ITEM_JSON_TOKENS
-    elif kind == "multi_hop":  # one question, an answer of two facts, a quoted sentence of each passage
+    elif kind in ("multi_hop", "comparison"):  # one question, an answer of two facts, a quoted sentence of each passage
         tokens = QUESTION_TOKENS + 2 * FACTOID_ANSWER_TOKENS + 2 * MCQ_RATIONALE_TOKENS + ITEM_JSON_TOKENS
     else:
         tokens = QUESTION_TOKENS + 4 * MCQ_OPTION_TOKENS + MCQ_RATIONALE_TOKENS + 2 * ITEM_JSON_TOKENS
@@ -64,7 +64,7 @@ def dry_run_estimate(
 
     price = engine.price
     rows: dict[str, dict[str, Any]] = {}
-    for kind in ("long_form", "multi_hop", "factoid", "mcq"):
+    for kind in ("long_form", "multi_hop", "comparison", "factoid", "mcq"):
         group = [p for p in planned if p.kind == kind]
         if not group:
             continue

@@ -112,11 +112,12 @@ def offline_language_warning(
 
 def offline_mix_warning(config: GenerateConfig) -> str | None:
     """What the config asks for that the offline generator cannot write (Bloom levels, scenarios, multi-hop
-    questions, personas), said plainly."""
+    and comparison questions, personas), said plainly."""
     said = []
-    if config.multi_hop_share > 0 and "long_form" in config.types:
+    if (config.multi_hop_share > 0 or config.comparison_share > 0) and "long_form" in config.types:
         said.append(
-            "the offline generator writes no multi-hop questions; generate.multi_hop_share needs an LLM backend"
+            "the offline generator writes no multi-hop or comparison questions; generate.multi_hop_share and "
+            "generate.comparison_share need an LLM"
         )
     if config.persona_mix:
         said.append("the offline generator writes in no persona's voice; generate.persona_mix needs an LLM")

@@ -19,7 +19,7 @@ from typing import Any
 from qagen.errors import QagenError
 from qagen.io import sha256_bytes, sha256_text
 
-PROMPT_NAMES = ("long_form", "factoid", "mcq", "multi_hop")
+PROMPT_NAMES = ("long_form", "factoid", "mcq", "multi_hop", "comparison")
 DEFAULT_FEW_SHOT = "few_shot_long_form.json"
 
 

@@ -88,7 +88,8 @@ def _base(plan: PlannedRequest, ctx: GenerationContext, generator: GeneratorInfo
     fold, split = ctx.folds[plan.section_ids[0]]
     return {
         "id": item_id(plan.kind, plan.section_ids, question),
-        "type": "long_form" if plan.kind == "multi_hop" else plan.kind,  # a multi-hop question is long-form
+        # a multi-hop or comparison question is long-form
+        "type": "long_form" if plan.kind in ("multi_hop", "comparison") else plan.kind,
         "question": question,
         "source": ctx.source(plan.section_ids),
         "fold": fold,
@@ -113,10 +114,11 @@ def _convert(plan: PlannedRequest, value: BaseModel, ctx: GenerationContext, gen
                 entity_kind=plan.meta.get("entity_kind"),
             )
         ]
-    if isinstance(value, MultiHopReply):  # a long-form question over two sections, each quote kept for the check
+    if isinstance(value, MultiHopReply):  # a question over two sections, each quote kept for the check
         base = _base(plan, ctx, generator, value.question)
         evidence = f"1: {value.evidence_1}\n2: {value.evidence_2}"
-        return [Item(**base, answer=value.answer, rationale=evidence, hops="multi")]
+        hops = "comparison" if plan.kind == "comparison" else "multi"
+        return [Item(**base, answer=value.answer, rationale=evidence, hops=hops)]
     assert isinstance(value, MCQReply)
     options = [value.correct_answer, *value.distractors]
     rng = random.Random(f"{ctx.seed}:options:{plan.meta.get('request_key', '')}:{value.question}")

@@ -80,6 +80,7 @@ REPLY_MODELS: dict[str, type[BaseModel]] = {
     "factoid": FactoidReply,
     "mcq": MCQReply,
     "multi_hop": MultiHopReply,
+    "comparison": MultiHopReply,  # the same reply: a question, its answer, a quote from each passage
 }
 
 

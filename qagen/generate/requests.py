@@ -38,7 +38,7 @@ from qagen.language import language_name
 from qagen.llm.base import LLMRequest, Message
 from qagen.records import Section
 
-RequestKind = Literal["long_form", "factoid", "mcq", "multi_hop"]
+RequestKind = Literal["long_form", "factoid", "mcq", "multi_hop", "comparison"]
 ENTITY_NAMES = {"phone": "phone number", "email": "e-mail address", "url": "web address"}
 NO_S3_PARTNER = "no section of the same topic, fold and split in another document"
 
@@ -97,26 +97,35 @@ def plan_requests(
         if "factoid" in config.types:
             planned += _factoids(ctx, section, prompts["factoid"], config, llm)
     if "long_form" in config.types and config.multi_hop_share > 0:
-        planned += _multi_hops(ctx, prompts["multi_hop"], config, llm, persona_of)
+        planned += _pairs(ctx, prompts["multi_hop"], config, llm, persona_of, "multi_hop", config.multi_hop_share)
+    if "long_form" in config.types and config.comparison_share > 0:
+        planned += _pairs(ctx, prompts["comparison"], config, llm, persona_of, "comparison", config.comparison_share)
     if "mcq" in config.types and config.mcq_per_section > 0:
         planned += _mcqs(ctx, prompts["mcq"], config, llm)
     return planned
 
 
-def _multi_hops(
-    ctx: GenerationContext, prompt: Prompt, config: GenerateConfig, llm: LLMConfig, persona_of: dict[str, str]
+def _pairs(
+    ctx: GenerationContext,
+    prompt: Prompt,
+    config: GenerateConfig,
+    llm: LLMConfig,
+    persona_of: dict[str, str],
+    kind: RequestKind,
+    share: float,
 ) -> list[PlannedRequest]:
-    """Two-section requests for ``multi_hop_share`` of the sampled sections: each with the most similar
-    section of its topic and fold (its own document's first), so both are loaded in the same iteration."""
+    """Two-section requests for ``share`` of the sampled sections, so both are loaded in the same iteration:
+    multi-hop, with the most similar section of its topic and fold (its own document's first); comparison,
+    with the most similar section of another document of its topic and fold."""
     corpus = _Corpus(ctx)
     sampled = [sid for sid in ctx.sampled if ctx.sections[sid].text.strip() and sid in ctx.folds]
-    wanted = round(config.multi_hop_share * len(sampled))
-    order = sorted(sampled, key=lambda sid: random.Random(f"{ctx.seed}:multi_hop:{sid}").random())
+    wanted = round(share * len(sampled))
+    order = sorted(sampled, key=lambda sid: random.Random(f"{ctx.seed}:{kind}:{sid}").random())
     out: list[PlannedRequest] = []
     for sid in order:
         if len(out) >= wanted:
             break
-        partner = corpus.hop_partner(sid)
+        partner = corpus.hop_partner(sid) if kind == "multi_hop" else next(iter(corpus.s3_partners(sid, 1)), None)
         if partner is None:
             continue
         personas = config.personas or ["reader of these documents"]
@@ -125,12 +134,12 @@ def _multi_hops(
         language = ctx.language_of(sid)
         values = {"language_name": language_name(language), "persona": persona,
                   "passages": _passages(ctx, section_ids, config)}  # fmt: skip
-        key = f"multi_hop:{sid}:{partner}"
+        key = f"{kind}:{sid}:{partner}"
         out.append(
             PlannedRequest(
-                request=_request(prompt, values, "multi_hop", llm, ctx.seed, 0, key),
-                response_model=REPLY_MODELS["multi_hop"],
-                kind="multi_hop",
+                request=_request(prompt, values, kind, llm, ctx.seed, 0, key),
+                response_model=REPLY_MODELS[kind],
+                kind=kind,
                 section_ids=section_ids,
                 meta={"persona": persona, "prompt_hash": prompt.hash, "request_key": key, "language": language},
             )
@@ -155,8 +164,9 @@ def _load(prompts_dir: str | Path, config: GenerateConfig) -> dict[str, Any]:
     for name in ("factoid", "mcq"):
         if name in config.types:
             out[name] = load_prompt(prompts_dir, name)
-    if "long_form" in config.types and config.multi_hop_share > 0:
-        out["multi_hop"] = load_prompt(prompts_dir, "multi_hop")
+    for name, share in (("multi_hop", config.multi_hop_share), ("comparison", config.comparison_share)):
+        if "long_form" in config.types and share > 0:
+            out[name] = load_prompt(prompts_dir, name)
     return out
 
 
