@@ -37,11 +37,9 @@ def ray_batches(
     """A ``map_batches`` for :class:`~qagen.embed.CachedEmbedder` that embeds on the Ray cluster at ``address``."""
 
     def run(batches: list[list[str]]) -> Iterator[tuple[int, np.ndarray]]:
-        from qagen.ingest.ray_executor import _ray
+        from qagen.ingest.ray_executor import connect
 
-        ray = _ray()
-        if not ray.is_initialized():
-            ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        ray = connect(address)
         from ray.util import ActorPool
 
         n = max(1, min(len(batches), int(ray.cluster_resources().get("CPU", 1))))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 BLOOM_LEVELS = ("B1", "B2", "B3", "B4")
 SCENARIOS = ("S1", "S2", "S3")
@@ -152,8 +152,11 @@ def assign_by_share(keys: Sequence[str], mix: dict[str, float], seed: int) -> di
     return out
 
 
-def achieved_shares(labels: Sequence[str | None], mix: dict[str, float]) -> dict[str, dict[str, float | int]]:
-    """Per label of ``mix``: the share asked, the count and share achieved among ``labels`` (None: no label)."""
+def achieved_shares(labels: Sequence[str | None], mix: Mapping[str, float]) -> dict[str, dict[str, float | int]]:
+    """Per label of ``mix``: the share asked, the count and share achieved among ``labels`` (None: no label).
+
+    What a build reports for every mix it meets after filtering: formulations, premises, personas.
+    """
     total = sum(w for w in mix.values() if w > 0) or 1.0
     n = len(labels) or 1
     return {

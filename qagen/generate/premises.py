@@ -90,14 +90,10 @@ def factoid_claim(item: Item, false_value: str) -> Claim | None:
     said to be the wrong value; in any other wording, the wrong value is offered after the question."""
     if item.type != "factoid" or not item.entity:
         return None
-    for frame, phrase in _FACTOID_FRAMES:
-        m = frame.match(item.question)
-        if m is None:
-            continue
-        groups = {k: v or "" for k, v in m.groupdict().items()}
-        np = phrase.format(**groups)
+    framed = _framed(item)
+    if framed is not None:
+        lead, np = framed
         np = np + "," if ", who " in np else np  # "the e-mail address of R Schlicht, who wrote microtype,"
-        lead = groups["lead"]
         told = f"{lead}I was told {np} is {false_value}. Is that right?"
         answer = f"No: {np.rstrip(',')} is {item.entity}, not {false_value}."
         return Claim(told, answer, false_value, item.entity, item.entity_kind)
@@ -106,6 +102,17 @@ def factoid_claim(item: Item, false_value: str) -> Claim | None:
         # another wording (an LLM's own): the question as asked, then the wrong value offered
         told = f"{question} I was told it is {false_value}. Is that right?"
         return Claim(told, f"No: {item.entity}, not {false_value}.", false_value, item.entity, item.entity_kind)
+    return None
+
+
+def _framed(item: Item) -> tuple[str, str] | None:
+    """A factoid question in one of qagen's frames: its lead ("For IT Helpdesk, ") and the noun phrase it asks
+    for ("the phone number of the appointments desk"); None in any other wording."""
+    for frame, phrase in _FACTOID_FRAMES:
+        m = frame.match(item.question)
+        if m is not None:
+            groups = {k: v or "" for k, v in m.groupdict().items()}
+            return groups["lead"], phrase.format(**groups)
     return None
 
 
@@ -214,7 +221,7 @@ def _claim(
         # one text per value, from other documents, none that the source's document also gives, and none
         # said anywhere near what the question asks about ("Emergency Department: 020 ..." in another
         # leaflet of the same hospital may be right too)
-        asked = _distinctive(factoid_claim(item, "") or Claim("", "", "", "", None))
+        asked = _distinctive(item)
         near = {norm for _, _, norm, around in pool if asked & _words(around)}
         others = {norm: text for doc, text, norm, _ in pool if doc != item.source.doc_id and norm not in said | near}
         candidates = sorted(others.values(), key=lambda v: sha256_text(f"{seed}:{item.id}:{v}"))
@@ -249,10 +256,11 @@ def _words(text: str) -> set[str]:
     return set(re.findall(r"[^\W\d_][\w-]*", text.casefold()))
 
 
-def _distinctive(claim: Claim) -> set[str]:
-    """The words of a factoid's question that say whose value it is ("emergency", "department")."""
-    m = re.search(r"I was told (.+?) is\s*\. Is that right\?$", claim.question)
-    return {w for w in _words(m.group(1) if m else "") if w not in _FRAME_WORDS and len(w) > 2}
+def _distinctive(item: Item) -> set[str]:
+    """The words of a factoid's question that say whose value it is ("emergency", "department"); none for a
+    question in no frame."""
+    framed = _framed(item)
+    return {w for w in _words(framed[1] if framed else "") if w not in _FRAME_WORDS and len(w) > 2}
 
 
 def _norm(text: str) -> str:
@@ -261,15 +269,7 @@ def _norm(text: str) -> str:
 
 def achieved(items: Sequence[Item], mix: Mapping[str, float]) -> dict[str, dict[str, float | int]]:
     """Per premise: the share asked, the count and share achieved among factoid and MCQ items."""
-    pool = [it for it in items if it.type in PREMISE_TYPES]
-    n = len(pool) or 1
-    share = asked_share(mix)
-    asked = {"true": 1 - share, "false": share}
-    return {
-        p: {
-            "asked": round(asked[p], 4),
-            "items": sum(it.premise == p for it in pool),
-            "share": round(sum(it.premise == p for it in pool) / n, 4),
-        }
-        for p in PREMISES
-    }
+    from qagen.generate.mix import achieved_shares
+
+    labels = [it.premise for it in items if it.type in PREMISE_TYPES]
+    return achieved_shares(labels, {p: mix.get(p, 0.0) for p in PREMISES})

@@ -128,8 +128,7 @@ def _pairs(
         partner = corpus.hop_partner(sid) if kind == "multi_hop" else next(iter(corpus.s3_partners(sid, 1)), None)
         if partner is None:
             continue
-        personas = config.personas or ["reader of these documents"]
-        persona = persona_of.get(sid) or random.Random(f"{ctx.seed}:persona:{sid}").choice(personas)
+        persona = persona_of.get(sid) or _drawn_persona(ctx, config, sid)
         section_ids = (sid, partner)
         language = ctx.language_of(sid)
         values = {"language_name": language_name(language), "persona": persona,
@@ -195,6 +194,12 @@ def _section_values(ctx: GenerationContext, section: Section, config: GenerateCo
     }
 
 
+def _drawn_persona(ctx: GenerationContext, config: GenerateConfig, section_id: str) -> str:
+    """One of ``generate.personas`` for a section (seeded), when no persona mix assigns one."""
+    personas = config.personas or ["reader of these documents"]
+    return random.Random(f"{ctx.seed}:persona:{section_id}").choice(personas)
+
+
 def _long_form(
     ctx: GenerationContext,
     section: Section,
@@ -204,8 +209,7 @@ def _long_form(
     persona: str | None = None,
 ) -> PlannedRequest:
     if persona is None:
-        personas = config.personas or ["reader of these documents"]
-        persona = random.Random(f"{ctx.seed}:persona:{section.id}").choice(personas)
+        persona = _drawn_persona(ctx, config, section.id)
     values = _section_values(ctx, section, config) | {
         "persona": persona,
         "n_questions": config.long_form_per_section,

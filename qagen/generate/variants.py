@@ -219,13 +219,6 @@ def make_variants(
 
 def achieved(items: Sequence[Item], mix: Mapping[str, float]) -> dict[str, dict[str, float | int]]:
     """Per formulation: the share asked (of the mix), the count and share achieved among ``items``."""
-    total_weight = sum(mix.values()) or 1.0
-    n = len(items) or 1
-    return {
-        f: {
-            "asked": round(mix.get(f, 0.0) / total_weight, 4),
-            "items": sum(it.formulation == f for it in items),
-            "share": round(sum(it.formulation == f for it in items) / n, 4),
-        }
-        for f in FORMULATIONS
-    }
+    from qagen.generate.mix import achieved_shares
+
+    return achieved_shares([it.formulation for it in items], {f: mix.get(f, 0.0) for f in FORMULATIONS})

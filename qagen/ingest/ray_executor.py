@@ -47,9 +47,7 @@ def run_on_ray(
     """Run ``fn(*task)`` for every task as Ray tasks; one :class:`Outcome` per task, in task order."""
     if not tasks:
         return []
-    ray = _ray()
-    if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    ray = connect(address)
     remote = ray.remote(max_retries=MAX_RETRIES, retry_exceptions=False, num_cpus=1)(fn)
     slots = max(1, int(ray.cluster_resources().get("CPU", 1)))
     outcomes: list[Outcome | None] = [None] * len(tasks)
@@ -95,11 +93,14 @@ def _outcome(ray: Any, ref: Any) -> Outcome:
         return Outcome("error", detail=f"{type(cause).__name__}: {str(cause)[:200]}")
 
 
-def _ray() -> Any:
+def connect(address: str | None) -> Any:
+    """The ``ray`` module, connected to the cluster at ``address`` (or a Ray started for the build) once."""
     try:
         import ray
     except ImportError as exc:  # pragma: no cover - depends on the extra
         from qagen.errors import UsageError
 
         raise UsageError('executor = "ray" needs Ray: pip install "qagen[ray]"') from exc
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
     return ray

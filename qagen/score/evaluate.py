@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from qagen.score.answers import Answer
 from qagen.score.dataset import Dataset, Iteration, Matched, Question
 from qagen.score.judge import Judges, McqCase
 from qagen.score.metrics import DIGITS, Row, crag_value, factoid_correct, premise_corrected, recall_at_k, rouge_f
@@ -28,9 +29,7 @@ def evaluate(
         aggregation only and are not written out.
     """
     detector = RefusalDetector(config.refusal_phrases, config.refusal_window_chars, dataset.refusal_answer)
-    rows = [_base_row(it, q, a.answer, a.latency_s, detector) for it, q, a in matched.pairs]
-    for row, (_, _, a) in zip(rows, matched.pairs, strict=True):
-        row["cost_usd"] = a.cost_usd
+    rows = [_base_row(it, q, a, detector) for it, q, a in matched.pairs]
     notes: dict[str, Any] = {
         "phrases": list(detector.phrases),
         "window_chars": detector.window,
@@ -51,9 +50,9 @@ def evaluate(
     return rows, notes
 
 
-def _base_row(it: Iteration, q: Question, answer: str, latency: float | None, detector: RefusalDetector) -> Row:
+def _base_row(it: Iteration, q: Question, answer: Answer, detector: RefusalDetector) -> Row:
     item = q.item
-    phrase = detector.find(answer)
+    phrase = detector.find(answer.answer)
     return {
         "item_id": item.id,
         "iteration": it.name,
@@ -71,7 +70,8 @@ def _base_row(it: Iteration, q: Question, answer: str, latency: float | None, de
         "topic": item.source.topic_id,
         "declined": phrase is not None,
         "refusal": phrase,
-        "latency_s": latency,
+        "latency_s": answer.latency_s,
+        "cost_usd": answer.cost_usd,
     }
 
 

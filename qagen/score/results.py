@@ -75,17 +75,11 @@ def headline(scores: dict[str, Any], rows: list[Row]) -> dict[str, Any] | None:
     if name is None:
         return None
     block = sets[name]
-    iterations = [b for it, b in scores["by_iteration"].items() if any(r["iteration"] == it and r["set"] == name
-                                                                       for r in rows)]  # fmt: skip
+    in_set = {r["iteration"] for r in rows if r["set"] == name}
+    iterations = [b for it, b in scores["by_iteration"].items() if it in in_set]
 
-    def mean(path: tuple[str, ...]) -> float | None:
-        values = []
-        for b in iterations:
-            node: Any = b
-            for key in path:
-                node = node.get(key) if isinstance(node, dict) else None
-            if node is not None:
-                values.append(node)
+    def mean(*path: str) -> float | None:
+        values = [v for v in (_at(b, *path) for b in iterations) if v is not None]
         return round(sum(values) / len(values), 4) if values else None
 
     return {
@@ -95,11 +89,18 @@ def headline(scores: dict[str, Any], rows: list[Row]) -> dict[str, Any] | None:
         "answered_in_fold": block.get("answerable"),
         "answered_out_of_fold": block.get("unanswerable"),
         "mean_over_iterations": {
-            "answered_in_fold": mean(("answerable", "answered_share")),
-            "answered_out_of_fold": mean(("unanswerable", "answered_share")),
-            "crag_score": mean(("crag", "score")),
+            "answered_in_fold": mean("answerable", "answered_share"),
+            "answered_out_of_fold": mean("unanswerable", "answered_share"),
+            "crag_score": mean("crag", "score"),
         },
     }
+
+
+def _at(block: Any, *path: str) -> Any:
+    """``block[path[0]][path[1]]...``, None where a level is missing."""
+    for key in path:
+        block = block.get(key) if isinstance(block, dict) else None
+    return block
 
 
 def coverage(matched: Matched, dataset: Dataset) -> dict[str, Any]:
@@ -250,10 +251,7 @@ def _headline(block: dict[str, Any], k: int, min_n: int = 0) -> tuple[str, ...]:
         return text + "*" if v is not None and isinstance(n, int) and n < min_n else text
 
     def get(*path: str) -> Any:
-        node: Any = block
-        for p in path:
-            node = node.get(p) if isinstance(node, dict) else None
-        return node
+        return _at(block, *path)
 
     bleu = get("answer_quality", "bleu")
     rouge = get("answer_quality", "rougeL")

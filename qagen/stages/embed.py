@@ -44,9 +44,9 @@ def _on_ray(ctx: StageContext, spec: Any, embedder: Any) -> Any:
     local model (sentence-transformers, OpenVINO). TF-IDF learns its space from the whole corpus and an
     embedding server is already remote: both stay here."""
     executor = ctx.config.executor
-    if executor == "local" or not isinstance(spec, str) or hasattr(embedder, "fit"):
+    if executor == "local" or not isinstance(spec, str) or hasattr(embedder, "fit"):  # TF-IDF fits the corpus
         return None
-    if spec.split(":", 1)[0] in ("openai", "tfidf"):
+    if spec.split(":", 1)[0] == "openai":
         return None
     from qagen.embed.ray_embed import ray_batches
     from qagen.ingest.ray_executor import parse_address

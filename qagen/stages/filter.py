@@ -50,9 +50,9 @@ def run(ctx: StageContext) -> StageOutput:
                 f"asked {row['asked']:.0%} (generate.formulation_mix): too few questions could be rephrased"
             )
     premise_mix = gen_cfg.premise_mix
-    premises = _false_premises(accepted, sections, gen_cfg, ctx.config.seed)
-    accepted += premises.made
-    rejected += [reject(v, "premise", why) for v, why in premises.failed]
+    false_premises, not_made = _false_premises(accepted, sections, gen_cfg, ctx.config.seed)
+    accepted += false_premises
+    rejected += [reject(v, "premise", why) for v, why in not_made]
     premise_rows = achieved_premises(accepted, premise_mix)
     if premise_rows["false"]["asked"] and abs(premise_rows["false"]["share"] - premise_rows["false"]["asked"]) > 0.05:
         ctx.log(
@@ -102,34 +102,30 @@ def run(ctx: StageContext) -> StageOutput:
                 for f in ("search", "noisy", "verbose")
                 if mix.get(f)
             },
-            **({"false_premises": len(premises.made)} if premise_mix.get("false") else {}),
+            **({"false_premises": len(false_premises)} if premise_mix.get("false") else {}),
         },
         info={"funnel": result.funnel, "diversity": varied["accepted"]["all"]},
     )
 
 
-@dataclasses.dataclass(frozen=True)
-class _Premises:
-    made: list[Item]
-    failed: list[tuple[Item, str]]
-
-
-def _false_premises(items: list[Item], sections: list[Section], gen_cfg: GenerateConfig, seed: int) -> _Premises:
-    """False-premise variants as ``generate.premise_mix`` asks; the corpus's values are read only then."""
+def _false_premises(
+    items: list[Item], sections: list[Section], gen_cfg: GenerateConfig, seed: int
+) -> tuple[list[Item], list[tuple[Item, str]]]:
+    """False-premise variants as ``generate.premise_mix`` asks, and those not made with why; the corpus's values
+    are read only then."""
     from qagen.generate.entities import extract_entities
     from qagen.generate.premises import asked_share, make_false_premises
 
     share = asked_share(gen_cfg.premise_mix)
     if not share:
-        return _Premises([], [])
+        return [], []
     kinds = [k for k in gen_cfg.entity_kinds if k in ("phone", "email", "url")]
     values: dict[str, list[tuple[str, str, str, str]]] = {k: [] for k in kinds}
     for s in sections:
         for e in extract_entities(s.text, kinds, gen_cfg.phone_region):
             around = s.text[max(0, e.start - 120) : e.end + 120]
             values[e.kind].append((s.doc_id, e.text, e.normalized, around))
-    made, failed = make_false_premises(items, share, {s.id: s for s in sections}, values, seed)
-    return _Premises(made, failed)
+    return make_false_premises(items, share, {s.id: s for s in sections}, values, seed)
 
 
 STAGE = Stage(
