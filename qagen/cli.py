@@ -444,8 +444,18 @@ def review_import(out: Path, files: tuple[Path, ...], reviewer: str | None, as_j
 @click.option(
     "--grader",
     metavar="SPEC",
-    help="Grade answered answers 1-5 (correctness, completeness, relevance, faithfulness): none | "
-    "openai:MODEL[@URL] | local (default: score.grader).",
+    help="Grade answered answers 1-5 (correctness, completeness, relevance, faithfulness, context relevance) "
+    "and judge false-premise corrections: none | openai:MODEL[@URL] | local (default: score.grader).",
+)
+@click.option(
+    "--index-seconds",
+    type=click.FloatRange(min=0),
+    help="What indexing the corpora took the chatbot, in seconds (reported per loaded page; score.index_seconds).",
+)
+@click.option(
+    "--index-cost-usd",
+    type=click.FloatRange(min=0),
+    help="What indexing the corpora cost, in USD (score.index_cost_usd).",
 )
 @click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), help="TOML config (see qagen init).")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a config key; repeatable.")
@@ -457,6 +467,8 @@ def score(
     judge: str | None,
     refusal_judge: str | None,
     grader: str | None,
+    index_seconds: float | None,
+    index_cost_usd: float | None,
     config_path: Path | None,
     overrides: tuple[str, ...],
     output: Path | None,
@@ -464,6 +476,10 @@ def score(
 ) -> None:
     """Score a chatbot's ANSWERS against OUT's cross-evaluation splits (writes OUT/scores.json)."""
     from qagen.commands.score import score_command
+
+    for key, value in (("index_seconds", index_seconds), ("index_cost_usd", index_cost_usd)):
+        if value is not None:
+            overrides += (f"score.{key}={value}",)
 
     click.echo(
         _run_api(

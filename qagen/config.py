@@ -618,8 +618,10 @@ class ScoreConfig(_Section):
     grader: str = Field(
         "none",
         description="who grades answered answers on the rubric (correctness, completeness, relevance, faithfulness "
-        "to the retrieved passages, 1-5): none | an LLM spec such as openai:<model>[@<base_url>] or local; "
-        "with a grader, a long-form answer graded 4 or 5 for correctness counts as correct in the CRAG-style score",
+        "to the retrieved passages and their relevance to the question, 1-5) and judges whether answers to "
+        "false-premise questions correct the premise: none | an LLM spec such as openai:<model>[@<base_url>] or "
+        "local; with a grader, a long-form answer graded 4 or 5 for correctness counts as correct in the "
+        "CRAG-style score",
     )
     long_form_rouge_l: float | None = Field(
         None,
@@ -676,6 +678,24 @@ class ScoreConfig(_Section):
         True, description="with refusal_judge = auto and an LLM judge, the judge decides refusals (false: phrases)"
     )
     recall_k: list[int] = Field(default_factory=lambda: [1, 3, 5], description="k of retrieval recall@k")
+    context_tfidf_threshold: float = Field(
+        0.3,
+        gt=0,
+        le=1,
+        description="a retrieved page is relevant context when its TF-IDF cosine with one of the item's source "
+        "pages reaches this (context precision and recall as the education-chatbot metrics sheet defines them)",
+    )
+    bertscore: bool = Field(
+        True,
+        description="BERTScore-style F1 of answer and reference with the baseline's embedder, when it is a local "
+        "sentence-transformers model (MiniLM by default)",
+    )
+    index_seconds: float | None = Field(
+        None, ge=0, description="what indexing the corpora took the chatbot, in seconds, when known (--index-seconds)"
+    )
+    index_cost_usd: float | None = Field(
+        None, ge=0, description="what indexing the corpora cost, in USD, when known (--index-cost-usd)"
+    )
     bleu_tokenize: Literal["13a", "intl", "char", "zh", "none"] = Field(
         "13a", description="sacrebleu tokenizer: 13a (its default), intl (Unicode punctuation), char, zh, none"
     )

@@ -94,8 +94,12 @@ def test_rouge_factoid_recall_mcq_latency_by_hand(out):
     assert s["settings"]["phone_region"] == "NL"
     # recall@k over f1@1 (0, 1, 1), l1@1 (1, 1, 1), f2@2 (0, 0, 0), l2@2 (1, 1, 1)
     # context precision: of the first 5 retrieved, the source's pages: f1 1 of 2, l1 1 of 1, f2 0 of 1, l2 1 of 2
+    # the metrics sheet's TF-IDF context precision agrees here (no retrieved page is like another's source)
     assert s["overall"]["retrieval"] == {"n": 4, "recall@1": 0.5, "recall@3": 0.75, "recall@5": 0.75,
-                                         "context_precision@5": 0.5}  # fmt: skip
+                                         "context_precision@5": 0.5, "context_precision@5_tfidf": 0.5,
+                                         "context_precision@5_tfidf_ci": [0.125, 0.875],
+                                         "context_recall@5_tfidf": 0.75,
+                                         "context_recall@5_tfidf_ci": [0.25, 1.0]}  # fmt: skip
     # "you get 25 days of leave per year" shares 2 of 8 words with "25 days", 1 with the others: m1 right;
     # m2's answer shares only "parking" with an option, "Parking permits": wrong
     mcq = s["overall"]["mcq"]

@@ -144,6 +144,11 @@ def test_report_section_shows_scores_and_escapes_labels(out):
     assert 'id="scores-iterations"' in html and '<td class="nowrap">validation_iteration_1</td>' in html
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "83.3%" in html and '5 <span class="muted">TP</span>' in html
+    # the measures beyond the tables, each with its n; on 4 answers with retrieved pages, greyed as uncertain
+    names = [m["name"] for m in view["measures"]]
+    assert "Context precision@5 (TF-IDF ≥ 0.3)" in names and "Semantic similarity (answered)" in names
+    assert all(m["small"] for m in view["measures"]) and 'id="scores-measures"' in html
+    assert '<tr class="small-n"' in html
     assert scores_view(None) is None
 
 

@@ -15,7 +15,14 @@ from tests.support.score_data import ANSWERS, IT1, IT2, BagOfWords, make_out, wr
 
 
 def grading(body: dict) -> str:
-    """A careful grader: correct when the answer shares most of the reference's words; no passages, no faithfulness."""
+    """A careful grader: correct when the answer shares most of the reference's words; no passages, no faithfulness
+    and no context relevance; a false premise is corrected when the reply says no or gives the documents' value."""
+    premise = next((m["content"] for m in body["messages"] if "The false premise:" in str(m["content"])), None)
+    if premise is not None:
+        reply = premise.split("Chatbot's reply: ", 1)[1].split("\n\n")[0]
+        number = re.search(r"\+31 20 794 3120", premise.split("What the documents say: ", 1)[1].split("\n\n")[0])
+        corrected = reply.lower().startswith("no") or (number is not None and number.group(0) in reply)
+        return json.dumps({"corrected": corrected})
     # the grading prompt (a repair request adds a message after it)
     user = next(m["content"] for m in body["messages"] if "Reference answer:" in str(m["content"]))
     pattern = r"Reference answer: (.*?)\n\nChatbot's answer: (.*?)\n\nRetrieved passages:\n(.*)\n\nGrade"
@@ -26,7 +33,16 @@ def grading(body: dict) -> str:
     share = len(ref_words & answer_words) / max(len(ref_words), 1)
     grade = 5 if share >= 0.7 else 3 if share >= 0.3 else 1
     faithful = None if "(none given)" in reference.group(3) else 4
-    return json.dumps({"correctness": grade, "completeness": grade, "relevance": 5, "faithfulness": faithful})
+    relevant = None if faithful is None else 5 if "helpdesk" in reference.group(3) else 2
+    return json.dumps(
+        {
+            "correctness": grade,
+            "completeness": grade,
+            "relevance": 5,
+            "faithfulness": faithful,
+            "context_relevance": relevant,
+        }
+    )
 
 
 @pytest.fixture
@@ -34,10 +50,10 @@ def out(tmp_path: Path) -> Path:
     return make_out(tmp_path / "out")
 
 
-def run(out: Path, server: FakeOpenAIServer, **llm: object) -> dict:
+def run(out: Path, server: FakeOpenAIServer, answers: list[dict] = ANSWERS, **llm: object) -> dict:
     config = Config()
     config.llm = fast_config(**llm)
-    answers = write_answers(out / "answers.jsonl", ANSWERS)
+    answers = write_answers(out / "answers.jsonl", answers)
     return score(out, answers, judge="embedding", embedder=BagOfWords(), config=config,
                  grader=f"openai:fake-model@{server.url}")  # fmt: skip
 
@@ -58,9 +74,12 @@ def test_grades_every_answered_answerable_question_and_lets_long_form_into_the_c
     assert got[("l1", IT1)]["grade_correctness"] == 5  # "open from 9 to 5" against "... 9 to 5 on weekdays"
     assert got[("l1", IT1)]["grade_faithfulness"] == 4  # it retrieved d1-p0: passages shown
     assert got[("m1", IT1)]["grade_faithfulness"] is None  # no pages retrieved: nothing to be faithful to
+    assert got[("l1", IT1)]["grade_context_relevance"] == 5 and got[("f2", IT2)]["grade_context_relevance"] == 2
+    assert got[("m1", IT1)]["grade_context_relevance"] is None
     assert "grade_correctness" not in got[("l2", IT2)]  # declined: not graded
     grades = s["overall"]["grades"]
     assert grades["correctness"]["n"] == 5 and grades["faithfulness"]["n"] == 3 and grades["relevance"]["mean"] == 5
+    assert grades["context_relevance"] == {**grades["context_relevance"], "n": 3, "mean": round((5 + 5 + 2) / 3, 4)}
     assert s["overall"]["crag"]["left_out"] == 0  # the graded long-form answer now counts
     assert got[("l1", IT1)]["crag"] == 1
     assert s["judge"]["grader"].startswith("llm:openai:fake-model") and s["refusal"]["grade_failed"] == 0
@@ -82,3 +101,42 @@ def test_a_grade_that_never_comes_is_recorded_not_guessed(out, monkeypatch):
     assert s["refusal"]["grade_failed"] == 5 and s["overall"].get("grades") is None
     assert all("grade_correctness" not in r for r in rows(out).values())
     assert s["overall"]["crag"]["left_out"] == 1  # l1 stays out: no grade, no ROUGE threshold
+
+
+def test_the_grader_judges_whether_a_false_premise_is_corrected(tmp_path: Path, monkeypatch):
+    from tests.support.score_data import FALSE_PREMISE, ITEMS
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    out = make_out(tmp_path / "out", [*ITEMS, FALSE_PREMISE])
+    fp = {"item_id": "p1", "iteration": IT1, "retrieved_page_ids": ["d1-p0"]}
+    # the rule finds the right number in neither answer; the judge reads the first as a correction
+    cases = [
+        ("No, that is not the helpdesk's number; the documents give another one.", True, False),
+        ("Yes, call +31 20 555 0199 when it is urgent.", False, False),
+    ]
+    for answer, judged, rule in cases:
+        with FakeOpenAIServer(grading) as server:
+            s = run(out, server, [*ANSWERS, {**fp, "answer": answer}])
+            premise_prompts = [t for t in server.user_texts() if "The false premise: +31 20 555 0199" in t]
+        assert len(premise_prompts) == 1 and "What the documents say: Call the helpdesk" in premise_prompts[0]
+        row = rows(out)[("p1", IT1)]
+        assert (row["premise_corrected"], row["premise_corrected_rule"]) == (judged, rule)
+        assert s["refusal"]["premise_judge"] == {"judged": 1, "failed": 0, "rule_agreement": float(judged == rule)}
+        assert s["overall"]["false_premise"]["corrected"] == int(judged)
+
+
+def test_a_premise_verdict_that_never_comes_leaves_the_rule_standing(tmp_path: Path, monkeypatch):
+    from tests.support.score_data import FALSE_PREMISE, ITEMS
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    out = make_out(tmp_path / "out", [*ITEMS, FALSE_PREMISE])
+    answer = {"item_id": "p1", "iteration": IT1, "answer": "The number is +31 20 794 3120, not the one you gave."}
+
+    def no_premise_verdicts(body: dict) -> str:
+        return "no idea" if any("The false premise:" in str(m["content"]) for m in body["messages"]) else grading(body)
+
+    with FakeOpenAIServer(no_premise_verdicts) as server:
+        s = run(out, server, [*ANSWERS, answer], repair_attempts=1)
+    assert s["refusal"]["premise_judge"] == {"judged": 0, "failed": 1, "rule_agreement": None}
+    row = rows(out)[("p1", IT1)]
+    assert row["premise_corrected"] is True and row["premise_corrected_rule"] is True  # the value is there

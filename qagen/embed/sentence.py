@@ -147,3 +147,27 @@ class SentenceTransformerEmbedder:
             show_progress_bar=False,
         )
         return normalize_rows(vectors)
+
+    def token_embeddings(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Per text, its word pieces' contextual vectors (L2-normalised; [CLS], [SEP] and padding left
+        out), for BERTScore-style matching (:mod:`qagen.score.bertscore`)."""
+        model = self._load()
+        if len(texts) == 0:
+            return []
+        tokens = model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            output_value="token_embeddings",
+            convert_to_numpy=False,
+            show_progress_bar=False,
+        )
+        out = []
+        for text, vectors in zip(texts, tokens, strict=True):
+            array = vectors.detach().cpu().numpy().astype(np.float32)
+            special = model.tokenizer(
+                text, truncation=True, max_length=model.max_seq_length, return_special_tokens_mask=True
+            )["special_tokens_mask"]
+            if len(special) == len(array):
+                array = array[~np.asarray(special, dtype=bool)]
+            out.append(normalize_rows(array) if len(array) else array)
+        return out

@@ -122,4 +122,53 @@ def scores_view(scores: dict[str, Any] | None, crosseval: dict[str, Any] | None 
         "headline": scores.get("headline"),
         "min_n": min_n,
         "breakdowns": breakdowns,
+        "measures": measures(scores, k, min_n),
     }
+
+
+def _interval(ci: Any, digits: int = 3) -> str:
+    return f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]" if isinstance(ci, list | tuple) and len(ci) == 2 else ""
+
+
+def measures(scores: dict[str, Any], k: int, min_n: int) -> list[dict[str, Any]]:
+    """The measures beyond the tables (overall), each with its n, 95 % interval and where it comes from;
+    ``small`` when it rests on fewer than ``min_n`` questions (shown greyed)."""
+    overall = scores["overall"]
+    quality, retrieval = overall.get("answer_quality") or {}, overall.get("retrieval") or {}
+    out: list[dict[str, Any]] = []
+
+    def add(name: str, value: Any, n: Any, ci: Any, source: str, digits: int = 3) -> None:
+        if value is None:
+            return
+        small = isinstance(n, int) and n < min_n
+        out.append({"name": name, "value": f"{value:.{digits}f}", "n": n, "ci": _interval(ci, digits),
+                    "small": small, "source": source})  # fmt: skip
+
+    n_answered = quality.get("n_answered")
+    add("Semantic similarity (answered)", quality.get("semantic_answered"), n_answered, quality.get("semantic_ci"),
+        "cosine of answer and reference embeddings")  # fmt: skip
+    add("BERTScore-style F1 (answered)", quality.get("bertscore_f1_answered"), n_answered,
+        quality.get("bertscore_f1_ci"), "Twente Table 5; greedy word-piece matching, local model")  # fmt: skip
+    for key, name in (("context_precision", "Context precision"), ("context_recall", "Context recall")):
+        add(f"{name}@{k} (TF-IDF ≥ {_get(scores, 'settings', 'context_tfidf_threshold')})",
+            retrieval.get(f"{key}@{k}_tfidf"), retrieval.get("n"), retrieval.get(f"{key}@{k}_tfidf_ci"),
+            "education-chatbot metrics sheet")  # fmt: skip
+    for key, g in (overall.get("grades") or {}).items():
+        add(f"Grade: {key.replace('_', ' ')} (1–5)", g.get("mean"), g.get("n"), g.get("ci"),
+            f"LLM grader {_get(scores, 'judge', 'grader')}; Leadinfo thesis rubric", 2)  # fmt: skip
+    fp = overall.get("false_premise")
+    if fp:
+        add("False premises corrected", fp.get("corrected_share"), fp.get("n"), fp.get("corrected_ci"),
+            "education-chatbot metrics sheet: counterfactual robustness")  # fmt: skip
+    for formulation, block in (overall.get("robustness") or {}).items():
+        diff = block.get("answered") or {}
+        add(f"{formulation.capitalize()} variants: answered − originals", diff.get("difference"), block.get("n"),
+            diff.get("ci"), "education-chatbot metrics sheet: noise robustness (paired)")  # fmt: skip
+    indexing = scores.get("indexing") or {}
+    if indexing.get("seconds_per_page") is not None:
+        add("Indexing, ms per loaded page", 1000 * indexing["seconds_per_page"], indexing.get("pages"), None,
+            "Tübingen thesis: indexing time", 2)  # fmt: skip
+    if indexing.get("cost_usd_per_page") is not None:
+        add("Indexing, USD per loaded page", indexing["cost_usd_per_page"], indexing.get("pages"), None,
+            "Tübingen thesis: indexing cost", 6)  # fmt: skip
+    return out

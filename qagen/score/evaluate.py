@@ -7,7 +7,7 @@ from typing import Any
 
 from qagen.score.answers import Answer
 from qagen.score.dataset import Dataset, Iteration, Matched, Question
-from qagen.score.judge import Judges, McqCase
+from qagen.score.judge import GRADE_SCALES, Judges, McqCase
 from qagen.score.metrics import DIGITS, Row, crag_value, factoid_correct, premise_corrected, recall_at_k, rouge_f
 from qagen.score.refusal import RefusalDetector
 
@@ -41,10 +41,14 @@ def evaluate(
     _factoids(rows, matched, dataset.phone_region)
     _premises(rows, matched, dataset.phone_region)
     notes["retrieved_outside_corpus"] = _retrieval(rows, matched, config.recall_k)
+    _context_tfidf(rows, matched, config.recall_k[-1], config.context_tfidf_threshold)
     _mcq(rows, matched, judges)
     notes["semantic_embedder"] = _semantic(rows, matched, judges.baseline.embedder)
+    notes["bertscore_embedder"] = _bertscore(rows, matched, judges.baseline.embedder) if config.bertscore else None
     if judges.grader is not None:
         notes["grade_failed"] = _grades(rows, matched, judges.grader)
+        if hasattr(judges.grader, "premise"):
+            notes["premise_judge"] = _premise_judge(rows, matched, judges.grader)
     for row in rows:  # +1 correct, 0 declined, -1 hallucinated; None where nothing decides
         row["crag"] = crag_value(row, config.long_form_rouge_l)
     return rows, notes
@@ -145,9 +149,84 @@ def _grades(rows: list[Row], matched: Matched, grader: Any) -> int:
     for i, verdict in zip(todo, verdicts, strict=True):
         if verdict is None:
             continue
-        for key in ("correctness", "completeness", "relevance", "faithfulness"):
+        for key in GRADE_SCALES:
             rows[i][f"grade_{key}"] = getattr(verdict, key)
     return sum(v is None for v in verdicts)
+
+
+def _premise_judge(rows: list[Row], matched: Matched, judge: Any) -> dict[str, Any]:
+    """The grader decides whether each answered false-premise question's answer corrects the premise (the
+    rule, which looks for the source's value in the answer, stays beside it as ``premise_corrected_rule``)."""
+    from qagen.score.judge import PremiseCase
+
+    todo = [i for i, r in enumerate(rows) if r.get("premise_corrected") is not None and not r["declined"]]
+    cases = []
+    for i in todo:
+        _, q, a = matched.pairs[i]
+        claim = q.item.premise_claim or "(the value the question asserts)"
+        cases.append(PremiseCase(q.item.question, claim, _reference(q), a.answer))
+    verdicts = judge.premise(cases) if cases else []
+    agree = failed = 0
+    for i, verdict in zip(todo, verdicts, strict=True):
+        rows[i]["premise_corrected_rule"] = rows[i]["premise_corrected"]
+        if verdict is None:
+            failed += 1
+            continue
+        agree += verdict == rows[i]["premise_corrected"]
+        rows[i]["premise_corrected"] = bool(verdict)
+    judged = len(todo) - failed
+    return {"judged": judged, "failed": failed, "rule_agreement": round(agree / judged, DIGITS) if judged else None}
+
+
+def _bertscore(rows: list[Row], matched: Matched, embedder: Any) -> str | None:
+    """BERTScore-style F1 of each answered answerable question's answer against its reference
+    (:mod:`qagen.score.bertscore`); None when the embedder gives no token embeddings."""
+    from qagen.score.bertscore import bertscore, token_embedder
+
+    model = token_embedder(embedder)
+    if model is None:
+        return None
+    todo = [
+        i for i, (_, q, a) in enumerate(matched.pairs) if q.answerable and not rows[i]["declined"] and a.answer.strip()
+    ]
+    answers = [matched.pairs[i][2].answer for i in todo]
+    references = [_reference(matched.pairs[i][1]) for i in todo]
+    for i, value in zip(todo, bertscore(model, answers, references) if todo else [], strict=True):
+        if value is not None:
+            rows[i]["bertscore_f1"] = round(value, DIGITS)
+    return str(getattr(model, "id", type(model).__name__))
+
+
+def _context_tfidf(rows: list[Row], matched: Matched, k: int, threshold: float) -> None:
+    """Context precision and recall as the education-chatbot metrics sheet defines them: a retrieved page is
+    relevant when its TF-IDF cosine with one of the item's source pages reaches ``threshold``; precision is
+    the share of the first ``k`` retrieved pages that are relevant, recall the share of source pages that
+    one of them matches. TF-IDF is fitted on each iteration's loaded pages."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    by_iteration: dict[str, list[int]] = {}
+    for i, (it, q, a) in enumerate(matched.pairs):
+        if q.answerable and a.retrieved_page_ids is not None and q.item.source.page_ids and it.page_texts:
+            by_iteration.setdefault(it.name, []).append(i)
+    for todo in by_iteration.values():
+        it = matched.pairs[todo[0]][0]
+        ids = list(it.page_texts)
+        row_of = {p: n for n, p in enumerate(ids)}
+        matrix = TfidfVectorizer(sublinear_tf=True).fit_transform([it.page_texts[p] for p in ids])
+        for i in todo:
+            _, q, a = matched.pairs[i]
+            first = list(a.retrieved_page_ids or ())[:k]
+            sources = [row_of[p] for p in q.item.source.page_ids if p in row_of]
+            if not first or not sources:
+                continue
+            got = [row_of.get(p) for p in first]
+            known = [g for g in got if g is not None]
+            sims = (matrix[known] @ matrix[sources].T).toarray() if known else None
+            hits = {n: bool(sims[m].max() >= threshold) for m, n in enumerate(known)} if sims is not None else {}
+            relevant = sum(hits.get(g, False) for g in got if g is not None)
+            covered = int((sims.max(axis=0) >= threshold).sum()) if sims is not None else 0
+            rows[i]["context_precision_tfidf"] = round(relevant / len(first), DIGITS)
+            rows[i]["context_recall_tfidf"] = round(covered / len(sources), DIGITS)
 
 
 def _semantic(rows: list[Row], matched: Matched, embedder: Any) -> str:

@@ -54,6 +54,8 @@ GRADE_SYSTEM = (
     "relevance, to the question: 5 answers exactly what was asked; 3 partly on topic; 1 off topic.\n"
     "faithfulness, to the retrieved passages: 5 every claim of the answer is supported by them; 3 some claims "
     "are not; 1 the answer contradicts them or is unsupported; null when no passages are given.\n"
+    "context_relevance, of the retrieved passages to the question: 5 they hold what the question needs; 3 some "
+    "are related but what it needs is missing; 1 they are about something else; null when no passages are given.\n"
     "Grade what the answer says, not its style or length."
 )
 GRADE_USER = (
@@ -61,6 +63,7 @@ GRADE_USER = (
     "Retrieved passages:\n{contexts}\n\nGrade the chatbot's answer."
 )
 GRADE_CONTEXT_CHARS = 1500  # per passage shown to the grader
+GRADE_SCALES = ("correctness", "completeness", "relevance", "faithfulness", "context_relevance")
 Grade = Literal[1, 2, 3, 4, 5]
 
 
@@ -72,6 +75,7 @@ class GradeVerdict(BaseModel):
     completeness: Grade
     relevance: Grade
     faithfulness: Grade | None
+    context_relevance: Grade | None
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,37 @@ class GradeCase:
     reference: str
     answer: str
     contexts: tuple[str, ...] = ()
+
+
+# Counterfactual robustness (education-chatbot metrics sheet): a question built on a false premise
+# must be corrected, not answered as asked.
+PREMISE_SYSTEM = (
+    "A user's question rests on a false premise: it assumes something the documents contradict. You decide "
+    "whether a chatbot's reply corrects the premise: it says the assumption is wrong, or gives the documents' "
+    "fact instead. A reply that answers as if the premise were true, repeats the wrong value as fact, or only "
+    "declines without saying the premise is wrong does not correct it."
+)
+PREMISE_USER = (
+    "Question: {question}\n\nThe false premise: {claim}\n\nWhat the documents say: {reference}\n\n"
+    "Chatbot's reply: {answer}\n\nDoes the reply correct the false premise?"
+)
+
+
+class PremiseVerdict(BaseModel):
+    """The judge's reply on one answer to a false-premise question."""
+
+    model_config = ConfigDict(extra="forbid")
+    corrected: bool
+
+
+@dataclass(frozen=True)
+class PremiseCase:
+    """One answer to a false-premise question: the question, the wrong value it asserts, the source's fact."""
+
+    question: str
+    claim: str
+    reference: str
+    answer: str
 
 
 class RefusalVerdict(BaseModel):
@@ -178,10 +213,18 @@ class LLMJudge:
     def grade(self, cases: Sequence[GradeCase]) -> list[GradeVerdict | None]:
         """The rubric's grades per answer; None where the request failed for good (never a guess)."""
         requests = [
-            self._request(GRADE_SYSTEM, _grade_prompt(c), "grade", max_tokens=96) for c in cases
+            self._request(GRADE_SYSTEM, _grade_prompt(c), "grade", max_tokens=112) for c in cases
         ]  # fmt: skip
         results = self.engine.run(requests, response_model=GradeVerdict)
         return [r.value if r.ok and r.value is not None else None for r in results]
+
+    def premise(self, cases: Sequence[PremiseCase]) -> list[bool | None]:
+        """Per answer to a false-premise question: True when it corrects the premise; None when the request failed."""
+        requests = [
+            self._request(PREMISE_SYSTEM, PREMISE_USER.format(**vars(c)), "premise") for c in cases
+        ]  # fmt: skip
+        results = self.engine.run(requests, response_model=PremiseVerdict)
+        return [bool(r.value.corrected) if r.ok and r.value is not None else None for r in results]
 
     def stats(self) -> dict[str, Any]:
         """Requests, cache hits, failures, tokens and cost so far."""

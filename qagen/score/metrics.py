@@ -23,13 +23,24 @@ Definitions (every share in 0-1; ``None`` where a metric has no denominator):
 - **semantic similarity**: cosine of the answer's and the reference's embeddings (the MCQ baseline's
   embedder), over answered answerable questions.
 - **context precision@k** (by page ids): the share of the first k retrieved pages that hold the
-  item's source; recall@k above is the metrics sheet's context recall.
+  item's source; recall@k above is the metrics sheet's context recall. The metrics sheet's own
+  definition beside it (``*_tfidf``): a retrieved page is relevant when its TF-IDF cosine with one
+  of the item's source pages reaches ``score.context_tfidf_threshold``; context precision is the
+  relevant share of the first k retrieved, context recall the share of source pages one of them matches.
+- **BERTScore-style F1** (Twente Table 5): greedy matching of the answer's and the reference's word
+  pieces with the baseline's local model, over answered answerable questions (no idf weights, no
+  baseline rescaling; :mod:`qagen.score.bertscore`).
+- **indexing** (``score.index_seconds``, ``score.index_cost_usd``, when given): total, and per loaded
+  page of the iterations' corpora.
 - **noise robustness**: each search, noisy or verbose variant against its original in the same
   iteration, paired (answered share, ROUGE-L, semantic similarity), with bootstrap intervals.
 - **grades** (with ``score.grader``): an LLM grades each answered answerable question on the rubric
   of :data:`qagen.score.judge.GRADE_SYSTEM`, 1-5: correctness against the reference, completeness,
-  relevance to the question, faithfulness to the retrieved passages; mean with a bootstrap
-  interval, and the share graded 4 or 5 with a Wilson interval.
+  relevance to the question, faithfulness to the retrieved passages and their relevance to the
+  question (context relevance); mean with a bootstrap interval, and the share graded 4 or 5 with a
+  Wilson interval. The grader also decides whether an answer to a false-premise question corrects
+  the premise (:data:`qagen.score.judge.PREMISE_SYSTEM`), where the offline rule only looks for the
+  source's value; the rule's verdict stays beside it (``premise_corrected_rule``).
 - **CRAG-style score** (Meta's CRAG benchmark): per answer +1 correct, 0 declined or missing, -1
   answered wrongly, over answerable and unanswerable questions together (an unanswerable question
   answered is -1); correct as the measures above decide it (false premise, factoid, MCQ judge),
@@ -48,6 +59,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from qagen.score.judge import GRADE_SCALES
 from qagen.score.stats import bootstrap_mean, paired_difference, wilson
 
 Row = dict[str, Any]
@@ -182,6 +194,9 @@ def _quality(rows: Sequence[Row], bleu_tokenize: str) -> dict[str, Any] | None:
         # cosine of answer and reference embeddings, over answered questions
         "semantic_answered": _mean(r.get("semantic") for r in answered),
         "semantic_ci": bootstrap_mean([r["semantic"] for r in answered if r.get("semantic") is not None]),
+        # BERTScore-style F1 (qagen.score.bertscore), over answered questions
+        "bertscore_f1_answered": _mean(r.get("bertscore_f1") for r in answered),
+        "bertscore_f1_ci": bootstrap_mean([r["bertscore_f1"] for r in answered if r.get("bertscore_f1") is not None]),
     }
 
 
@@ -239,7 +254,7 @@ def crag_value(row: Row, long_form_rouge_l: float | None) -> int | None:
 def _grades(rows: Sequence[Row]) -> dict[str, Any] | None:
     """The grader's rubric (1-5) per scale: n, mean and its bootstrap interval, and the share graded 4 or 5."""
     out: dict[str, Any] = {}
-    for key in ("correctness", "completeness", "relevance", "faithfulness"):
+    for key in GRADE_SCALES:
         values = [r[f"grade_{key}"] for r in rows if r.get(f"grade_{key}") is not None]
         if values:
             good = sum(v >= 4 for v in values)
@@ -295,11 +310,17 @@ def _retrieval(rows: Sequence[Row], ks: Sequence[int]) -> dict[str, Any] | None:
     judged = [r for r in rows if r.get("recall")]
     if not judged:
         return None
-    return {
+    out = {
         "n": len(judged),
         **{f"recall@{k}": _mean(r["recall"][str(k)] for r in judged) for k in ks},
         f"context_precision@{ks[-1]}": _mean(r.get("context_precision") for r in judged),
     }
+    for key in ("context_precision_tfidf", "context_recall_tfidf"):  # the metrics sheet's, by TF-IDF cosine
+        values = [r[key] for r in judged if r.get(key) is not None]
+        if values:
+            out[f"{key.removesuffix('_tfidf')}@{ks[-1]}_tfidf"] = _mean(values)
+            out[f"{key.removesuffix('_tfidf')}@{ks[-1]}_tfidf_ci"] = bootstrap_mean(values)
+    return out
 
 
 def _mcq(rows: Sequence[Row]) -> dict[str, Any] | None:

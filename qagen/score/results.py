@@ -51,11 +51,16 @@ def summarize(
             "phone_region": dataset.phone_region,
             "min_n": config.min_n,
             "semantic_embedder": notes.pop("semantic_embedder", None),
+            "bertscore_embedder": notes.pop("bertscore_embedder", None),
+            "context_tfidf_threshold": config.context_tfidf_threshold,
             "long_form_rouge_l": config.long_form_rouge_l,
             "intervals": "95 % Wilson for shares, 95 % percentile bootstrap (2,000 resamples, seed 0) for means",
         },
         "overall": aggregate(rows, ks, tok),
     }
+    indexing = _indexing(config, dataset)
+    if indexing:
+        out["indexing"] = indexing
     for name, key in BREAKDOWNS.items():
         out[name] = breakdown(rows, key, ks, tok)
     order = [it.name for it in dataset.iterations]
@@ -64,6 +69,19 @@ def summarize(
         block["label"] = dataset.topic_labels.get(int(tid), "outliers" if tid == "-1" else "")
     out["headline"] = headline(out, rows)
     out["warnings"] = warnings(out, notes)
+    return out
+
+
+def _indexing(config: Any, dataset: Dataset) -> dict[str, Any] | None:
+    """What indexing the iterations' corpora took and cost (as the user gave it), in total and per loaded page."""
+    if config.index_seconds is None and config.index_cost_usd is None:
+        return None
+    pages = sum(len(it.page_texts) for it in dataset.iterations)
+    out: dict[str, Any] = {"pages": pages, "seconds": config.index_seconds, "cost_usd": config.index_cost_usd}
+    if config.index_seconds is not None and pages:
+        out["seconds_per_page"] = round(config.index_seconds / pages, 6)
+    if config.index_cost_usd is not None and pages:
+        out["cost_usd_per_page"] = round(config.index_cost_usd / pages, 8)
     return out
 
 
@@ -195,6 +213,26 @@ def format_summary(scores: dict[str, Any]) -> str:
         if latency:
             parts.append(f"latency median {latency['median']:.2f} s, p95 {latency['p95']:.2f} s (n={latency['n']})")
         text.append("; ".join(parts))
+    quality, retrieval = scores["overall"].get("answer_quality") or {}, scores["overall"].get("retrieval") or {}
+    similar = [
+        f"{name} {quality[key]:.3f}"
+        for name, key in (("semantic similarity", "semantic_answered"), ("BERTScore-style F1", "bertscore_f1_answered"))
+        if quality.get(key) is not None
+    ]
+    k = scores["settings"]["recall_k"][-1]
+    for name in ("context_precision", "context_recall"):
+        if retrieval.get(f"{name}@{k}_tfidf") is not None:
+            similar.append(f"{name.replace('_', ' ')}@{k} (TF-IDF) {retrieval[f'{name}@{k}_tfidf']:.3f}")
+    if similar:  # answered answerable questions
+        text.append(", ".join(similar) + f" (answered in-fold, n={quality.get('n_answered', 0)})")
+    indexing = scores.get("indexing")
+    if indexing:
+        parts = []
+        if indexing.get("seconds") is not None:
+            parts.append(f"{indexing['seconds']:.1f} s ({1000 * indexing.get('seconds_per_page', 0):.2f} ms per page)")
+        if indexing.get("cost_usd") is not None:
+            parts.append(f"${indexing['cost_usd']:.4f}")
+        text.append(f"indexing {indexing['pages']} loaded pages: " + ", ".join(parts))
     fp = scores["overall"].get("false_premise")
     if fp:  # false premises asked where their source is loaded: corrected with the source's value?
         text.append(

@@ -51,6 +51,13 @@ ITEMS = [
           scenario="S2"),
 ]  # fmt: skip
 
+# a false-premise variant of f1: it asserts a number the helpdesk page contradicts
+FALSE_PREMISE = _item("p1", "factoid", 1, "d1-s0", "d1-p0", 0,
+                      "Is +31 20 555 0199 the number to call for urgent IT problems?",
+                      "Call the helpdesk on +31 20 794 3120.",
+                      entity="+31 20 794 3120", entity_kind="phone", premise="false", premise_claim="+31 20 555 0199",
+                      variant_of="f1")  # fmt: skip
+
 ANSWERS = [
     # iteration 1: f1, l1, m1 answerable; f2, l2, m2 unanswerable
     {"item_id": "f1", "iteration": IT1, "answer": "Call 020 794 3120.", "retrieved_page_ids": ["d1-p1", "d1-p0"]},
@@ -92,8 +99,9 @@ class BagOfWords:
         return normalize_rows(out)
 
 
-def make_out(root: Path) -> Path:
-    """A qagen output folder holding only what scoring reads: crosseval.json, splits/, topics.json."""
+def make_out(root: Path, items: list[Item] | None = None) -> Path:
+    """A qagen output folder holding only what scoring reads: crosseval.json, splits/, topics.json
+    (``items``: other items than :data:`ITEMS`)."""
     sections = {sid: Section(sid, sid[:2], f"{sid[:2]}.pdf", "Heading", text, 1, 1, 0) for sid, text in TEXTS.items()}
     pages = [Page(pid, pid[:2], tuple(sids), "\n\n".join(TEXTS[s] for s in sids), 50) for pid, sids in PAGES.items()]
     assignments = [
@@ -101,7 +109,7 @@ def make_out(root: Path) -> Path:
         for pid, sids in PAGES.items()
         for sid in sids
     ]
-    result = build_splits(ITEMS, pages, assignments, SplitsConfig(), sections=sections)
+    result = build_splits(ITEMS if items is None else items, pages, assignments, SplitsConfig(), sections=sections)
     assert result.leakage["flagged"] == 0
     write_json(root / "crosseval.json", write_splits(result, root))
     write_json(root / "topics.json", {"topics": [{"id": k, "label": v} for k, v in TOPICS.items()]})
