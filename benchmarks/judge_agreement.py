@@ -7,6 +7,13 @@ completeness and relevance (1-5, the rubric of ``qagen.score.judge.GRADE_SYSTEM`
 qagen's LLM layer; per scale: exact agreement, agreement within one point, Spearman's rho, and
 Cohen's kappa on "good" (4 or 5) against not.
 
+Two more hand sets, for the judges added later: ``context_hand.jsonl`` (14 cases: four of those
+questions shown with passages that hold what they need, passages of the same document or subject
+that do not, and passages about something else, labelled 5 / 3 / 1 on context relevance) and
+``premise_hand.jsonl`` (16 replies to six false-premise questions of the examples, labelled
+corrected or not by the rule of ``qagen.score.judge.PREMISE_SYSTEM``), with the offline rule
+(the source's value in the reply) beside the premise judge.
+
 Run: ``python benchmarks/judge_agreement.py [--grader SPEC] [--write]`` (``--write`` saves
 ``benchmarks/results/judge_agreement.md``).
 """
@@ -22,6 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 DATA = ROOT / "benchmarks" / "data" / "grades_hand.jsonl"
+CONTEXT_DATA = ROOT / "benchmarks" / "data" / "context_hand.jsonl"
+PREMISE_DATA = ROOT / "benchmarks" / "data" / "premise_hand.jsonl"
 RESULT = ROOT / "benchmarks" / "results" / "judge_agreement.md"
 SCALES = ("correctness", "completeness", "relevance")
 
@@ -85,14 +94,87 @@ def main(argv: list[str] | None = None) -> None:
         f"| correctness, ROUGE-L baseline (1 + 4 x F) | {base['n']} | {base['exact']} | {base['within_one']} | "
         f"{base['spearman']} | {base['kappa_good']} |"
     )
+    lines += _context_relevance(judge) + _premises(judge)
     lines += [
         "",
-        "The hand labels: `benchmarks/data/grades_hand.jsonl` (correctness, completeness, relevance per answer).",
+        "The hand labels: `benchmarks/data/grades_hand.jsonl` (correctness, completeness, relevance per answer),",
+        "`context_hand.jsonl` (context relevance), `premise_hand.jsonl` (false premise corrected or not).",
     ]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.write:
         RESULT.write_text(text, encoding="utf-8")
+
+
+def _load(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _context_relevance(judge) -> list[str]:
+    """The grader's context relevance against the hand labels, beside a TF-IDF baseline (cosine of
+    question and passages mapped onto 1-5)."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from qagen.score.judge import GradeCase
+
+    cases = _load(CONTEXT_DATA)
+    verdicts = judge.grade([GradeCase(c["question"], c["reference"], c["answer"], tuple(c["contexts"])) for c in cases])
+    row = agreement([c["context_relevance"] for c in cases], [v.context_relevance if v else None for v in verdicts])
+    texts = [c["question"] for c in cases] + [" ".join(c["contexts"]) for c in cases]
+    matrix = TfidfVectorizer(sublinear_tf=True).fit_transform(texts)
+    n = len(cases)
+    cosine = [float((matrix[i] @ matrix[n + i].T).toarray()[0, 0]) for i in range(n)]
+    base = agreement([c["context_relevance"] for c in cases], [1 + round(4 * min(1.0, 2 * x)) for x in cosine])
+    return [
+        "",
+        f"Context relevance ({n} cases, `context_hand.jsonl`; {sum(v is None for v in verdicts)} failed):",
+        "",
+        "| scale | n | exact | within one | Spearman | kappa on good (4-5) |",
+        "|---|---|---|---|---|---|",
+        f"| context relevance | {row['n']} | {row['exact']} | {row['within_one']} | {row['spearman']} | "
+        f"{row['kappa_good']} |",
+        f"| TF-IDF baseline (1 + 4 x min(1, 2 x cosine of question and passages)) | {base['n']} | {base['exact']} | "
+        f"{base['within_one']} | {base['spearman']} | {base['kappa_good']} |",
+    ]
+
+
+def _premises(judge) -> list[str]:
+    """The premise judge against the hand labels, beside the offline rule (the source's value in the reply)."""
+    from sklearn.metrics import cohen_kappa_score
+
+    from qagen.score.judge import PremiseCase
+    from qagen.score.metrics import premise_corrected
+
+    cases = _load(PREMISE_DATA)
+    verdicts = judge.premise([PremiseCase(c["question"], c["claim"], c["reference"], c["answer"]) for c in cases])
+    human = [c["corrected"] for c in cases]
+    lines = ["", f"False premise corrected ({len(cases)} replies, `premise_hand.jsonl`):", ""]
+    lines += ["| who | n | accuracy | kappa |", "|---|---|---|---|"]
+    pairs = [(h, v) for h, v in zip(human, verdicts, strict=True) if v is not None]
+    if pairs:
+        acc = sum(h == v for h, v in pairs) / len(pairs)
+        kappa = (
+            cohen_kappa_score([h for h, _ in pairs], [v for _, v in pairs]) if len({v for _, v in pairs}) > 1 else None
+        )
+        lines.append(f"| premise judge | {len(pairs)} | {acc:.3f} | {None if kappa is None else round(kappa, 3)} |")
+    rule = [premise_corrected(c["answer"], _kind(c["reference"]), _value(c["reference"]), "NL") for c in cases]
+    acc = sum(h == r for h, r in zip(human, rule, strict=True)) / len(cases)
+    kappa = cohen_kappa_score(human, rule)
+    lines.append(f"| offline rule (the source's value in the reply) | {len(cases)} | {acc:.3f} | {kappa:.3f} |")
+    return lines
+
+
+def _value(reference: str) -> str:
+    """The source's value a reference states: "No: the X is VALUE, not ..." or "No: VALUE, not ..."."""
+    head = reference.split(", not ")[0]
+    return head.split(" is ")[-1] if " is " in head else head.removeprefix("No: ")
+
+
+def _kind(reference: str) -> str | None:
+    value = _value(reference)
+    if value.startswith(("+", "(0", "0")):
+        return "phone"
+    return "url" if "." in value and " " not in value else None
 
 
 if __name__ == "__main__":

@@ -113,3 +113,48 @@ def test_indexing_time_and_cost_when_given(tmp_path: Path) -> None:
         "cost_usd_per_page": 0.005,
     }
     assert "indexing 4 loaded pages: 8.0 s (2000.00 ms per page), $0.0200" in result.output
+
+
+def _answerable(item_id: str, iteration: str) -> bool:
+    return item_id.endswith("1") == (iteration == IT1)  # fold 1's items are answerable in iteration 1
+
+
+def test_all_correct_all_wrong_and_refusals_in_other_languages(tmp_path: Path) -> None:
+    from tests.support.score_data import ITEMS
+
+    out = make_out(tmp_path / "out")
+    items = {it.id: it for it in ITEMS}
+
+    def reference(item_id: str) -> str:
+        it = items[item_id]
+        return it.options[it.answer_index] if it.type == "mcq" else it.answer
+
+    refusals = iter(
+        [
+            "Mi dispiace, non ho informazioni su questo argomento.",  # Italian
+            "Lo siento, no tengo información sobre eso.",  # Spanish
+            "Não sei responder a isso com estes documentos.",  # Portuguese
+            "Je ne sais pas, les documents n'en parlent pas.",  # French
+            "Dat weet ik niet.",  # Dutch
+            "Dazu habe ich keine Informationen.",  # German
+        ]
+    )
+    right = [
+        {**a, "answer": reference(a["item_id"]) if _answerable(a["item_id"], a["iteration"]) else next(refusals)}
+        for a in ANSWERS
+    ]
+    bow = BagOfWords()
+    s = score(out, write_answers(tmp_path / "right.jsonl", right), judge=bow, embedder=bow)
+    overall = s["overall"]
+    assert overall["unanswerable"]["declined_share"] == 1.0  # every refusal, in six languages, found
+    assert overall["answerable"]["answered_share"] == 1.0 and overall["answer_quality"]["rougeL"] == 1.0
+    assert overall["factoid"]["accuracy"] == 1.0 and overall["mcq"]["judge"]["accuracy"] == 1.0
+    assert (overall["crag"]["correct"], overall["crag"]["hallucinated"], overall["crag"]["missing"]) == (4, 0, 6)
+    assert overall["retrieval"]["context_recall@5_tfidf"] == 0.75  # retrieval is the answers' own, unchanged
+
+    wrong = [{**a, "answer": "Soup every Friday."} for a in ANSWERS]  # no word in common with any reference
+    s = score(out, write_answers(tmp_path / "wrong.jsonl", wrong), judge=bow, embedder=bow)
+    overall = s["overall"]
+    assert overall["unanswerable"]["answered_share"] == 1.0 and overall["factoid"]["accuracy"] == 0.0
+    assert overall["crag"]["correct"] == 0 and overall["crag"]["score"] == -1.0  # every decided answer wrong
+    assert overall["answer_quality"]["rougeL"] == 0.0 and overall["mcq"]["judge"]["accuracy"] == 0.0

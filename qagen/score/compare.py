@@ -25,6 +25,14 @@ METRICS: dict[str, tuple[Callable[[Row], bool], Callable[[Row], float | None]]] 
         lambda r: None if r.get("factoid_correct") is None else float(r["factoid_correct"]),
     ),
     "mcq_judge_correct": (lambda r: "mcq_judge_correct" in r, lambda r: float(bool(r.get("mcq_judge_correct")))),
+    # where both answered: the meaning kept (semantic similarity, BERTScore-style F1), the metrics sheet's
+    # context precision (TF-IDF)
+    "semantic": (lambda r: r.get("semantic") is not None, lambda r: r.get("semantic")),
+    "bertscore_f1": (lambda r: r.get("bertscore_f1") is not None, lambda r: r.get("bertscore_f1")),
+    "context_precision_tfidf": (
+        lambda r: r.get("context_precision_tfidf") is not None,
+        lambda r: r.get("context_precision_tfidf"),
+    ),
     "premise_corrected": (
         lambda r: r.get("premise_corrected") is not None,
         lambda r: None if r.get("premise_corrected") is None else float(r["premise_corrected"]),
