@@ -2,7 +2,7 @@
 
 25 answers to 9 questions of the bundled examples, written to span the rubric (a faithful
 paraphrase, a partial answer, a wrong or off-topic one), each labelled by hand on correctness,
-completeness and relevance (1-5, the rubric of ``qagen.score.judge.GRADE_SYSTEM``). The grader
+completeness and relevance (1-5, the rubric of ``prompts/judge_grade.md``). The grader
 (any LLM spec; default ``local``, the bundled SmolLM2-135M) grades the same answers through
 qagen's LLM layer; per scale: exact agreement, agreement within one point, Spearman's rho, and
 Cohen's kappa on "good" (4 or 5) against not.
@@ -11,7 +11,7 @@ Two more hand sets, for the judges added later: ``context_hand.jsonl`` (14 cases
 questions shown with passages that hold what they need, passages of the same document or subject
 that do not, and passages about something else, labelled 5 / 3 / 1 on context relevance) and
 ``premise_hand.jsonl`` (16 replies to six false-premise questions of the examples, labelled
-corrected or not by the rule of ``qagen.score.judge.PREMISE_SYSTEM``), with the offline rule
+corrected or not by the rule of ``prompts/judge_premise.md``), with the offline rule
 (the source's value in the reply) beside the premise judge.
 
 Run: ``python benchmarks/judge_agreement.py [--grader SPEC] [--write]`` (``--write`` saves

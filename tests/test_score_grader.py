@@ -140,3 +140,21 @@ def test_a_premise_verdict_that_never_comes_leaves_the_rule_standing(tmp_path: P
     assert s["refusal"]["premise_judge"] == {"judged": 0, "failed": 1, "rule_agreement": None}
     row = rows(out)[("p1", IT1)]
     assert row["premise_corrected"] is True and row["premise_corrected_rule"] is True  # the value is there
+
+
+def test_the_judge_prompts_are_files_no_build_depends_on(tmp_path: Path):
+    import shutil
+
+    from qagen.generate.prompts import default_prompts_dir, prompt_fingerprint
+    from qagen.score.judge import judge_prompt
+
+    for name in ("judge_mcq", "judge_refusal", "judge_grade", "judge_premise"):
+        system, user = judge_prompt(name)
+        assert system and "$question" in user.template  # a rubric, and a template of the case
+    assert "context_relevance" in judge_prompt("judge_grade")[0]
+    prompts = shutil.copytree(default_prompts_dir(), tmp_path / "prompts")
+    before = prompt_fingerprint(prompts)
+    grade = prompts / "judge_grade.md"
+    grade.write_text(grade.read_text(encoding="utf-8").replace("Grade what", "Judge what"), encoding="utf-8")
+    assert prompt_fingerprint(prompts) == before  # scoring's prompts never invalidate a build
+    assert not any(name.startswith("judge_") for name in before)

@@ -68,12 +68,16 @@ def default_prompts_dir() -> Path:
 def prompt_fingerprint(prompts_dir: str | Path | None) -> dict[str, str]:
     """File name -> SHA-256 of every file in the prompts folder (part of the generate fingerprint).
 
-    ``answerability.md`` belongs to the splits stage (its judge), not to generation.
+    ``answerability.md`` belongs to the splits stage (its judge), ``judge_*.md`` to scoring: not to generation.
     """
     folder = Path(prompts_dir) if prompts_dir else default_prompts_dir()
     if not folder.is_dir():
         raise PromptError(f"prompts folder not found: {folder}")
-    files = [p for p in sorted(folder.iterdir()) if p.is_file() and p.name != "answerability.md"]
+    files = [
+        p
+        for p in sorted(folder.iterdir())
+        if p.is_file() and p.name != "answerability.md" and not p.name.startswith("judge_")
+    ]
     return {p.name: sha256_bytes(p.read_bytes()) for p in files}
 
 

@@ -13,13 +13,15 @@ Who decides refusals is separate (``score.refusal_judge``): by default an LLM MC
 decides them and phrases decide otherwise; an LLM can decide refusals beside an embedding
 MCQ judge, and phrases can decide beside an LLM MCQ judge.
 
-The judge prompts live here rather than in ``prompts/``: every file there is part of the
-generate stage's fingerprint, and scoring must not invalidate a build.
+The judge prompts are ``prompts/judge_*.md`` (their rubrics in the system part); the generate
+stage's fingerprint leaves them out, so editing one never invalidates a build.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,37 +33,8 @@ from qagen.score.answers import ScoreError
 
 LETTERS = "ABCDEFGH"
 
-MCQ_SYSTEM = (
-    "You compare a chatbot's free answer with the options of a multiple-choice question. "
-    "Pick the one option whose meaning is closest to what the chatbot's answer says, even if you think "
-    "another option is correct, and even if the match is weak. Judge meaning, not wording."
-)
-MCQ_USER = "Question: {question}\n\nChatbot's answer: {answer}\n\nOptions:\n{options}\n\nWhich option is closest?"
-REFUSAL_SYSTEM = (
-    "You classify a chatbot's reply to a question. The reply declines when, instead of answering, it says it "
-    "cannot answer, does not know, or that its documents hold no information on the question. A reply that gives "
-    "an answer, even a partial, hedged or wrong one, does not decline."
-)
-REFUSAL_USER = "Question: {question}\n\nReply: {answer}\n\nDoes the reply decline to answer?"
-# The grading rubric (Leadinfo thesis: faithfulness, answer relevance on 1-5; answer correctness
-# against the reference; completeness as the share of the reference's points covered).
-GRADE_SYSTEM = (
-    "You grade a chatbot's answer to a user's question on four scales from 1 to 5.\n"
-    "correctness, against the reference answer: 5 says what the reference says (other words are fine); "
-    "4 right with a minor slip or omission; 3 partly right; 2 mostly wrong; 1 wrong or about something else.\n"
-    "completeness: 5 covers every point of the reference; 4 all but a minor one; 3 about half; 2 one minor "
-    "point; 1 none.\n"
-    "relevance, to the question: 5 answers exactly what was asked; 3 partly on topic; 1 off topic.\n"
-    "faithfulness, to the retrieved passages: 5 every claim of the answer is supported by them; 3 some claims "
-    "are not; 1 the answer contradicts them or is unsupported; null when no passages are given.\n"
-    "context_relevance, of the retrieved passages to the question: 5 they hold what the question needs; 3 some "
-    "are related but what it needs is missing; 1 they are about something else; null when no passages are given.\n"
-    "Grade what the answer says, not its style or length."
-)
-GRADE_USER = (
-    "Question: {question}\n\nReference answer: {reference}\n\nChatbot's answer: {answer}\n\n"
-    "Retrieved passages:\n{contexts}\n\nGrade the chatbot's answer."
-)
+# The prompts are files in prompts/ (judge_mcq.md, judge_refusal.md, judge_grade.md, judge_premise.md),
+# read by scoring only: no build's fingerprint covers them, so editing one never invalidates a build.
 GRADE_CONTEXT_CHARS = 1500  # per passage shown to the grader
 GRADE_SCALES = ("correctness", "completeness", "relevance", "faithfulness", "context_relevance")
 Grade = Literal[1, 2, 3, 4, 5]
@@ -86,20 +59,6 @@ class GradeCase:
     reference: str
     answer: str
     contexts: tuple[str, ...] = ()
-
-
-# Counterfactual robustness (education-chatbot metrics sheet): a question built on a false premise
-# must be corrected, not answered as asked.
-PREMISE_SYSTEM = (
-    "A user's question rests on a false premise: it assumes something the documents contradict. You decide "
-    "whether a chatbot's reply corrects the premise: it says the assumption is wrong, or gives the documents' "
-    "fact instead. A reply that answers as if the premise were true, repeats the wrong value as fact, or only "
-    "declines without saying the premise is wrong does not correct it."
-)
-PREMISE_USER = (
-    "Question: {question}\n\nThe false premise: {claim}\n\nWhat the documents say: {reference}\n\n"
-    "Chatbot's reply: {answer}\n\nDoes the reply correct the false premise?"
-)
 
 
 class PremiseVerdict(BaseModel):
@@ -198,22 +157,20 @@ class LLMJudge:
 
     def choose(self, cases: Sequence[McqCase]) -> list[int | None]:
         """Index of the option the LLM finds closest per case; None when its request failed."""
-        requests = [self._request(MCQ_SYSTEM, _mcq_prompt(c), "mcq_choice") for c in cases]
+        requests = [self._request("judge_mcq", _mcq_fields(c), "mcq_choice") for c in cases]
         results = self.engine.run(requests, response_model=[choice_model(len(c.options)) for c in cases])
         return [LETTERS.index(r.value.option) if r.ok and r.value is not None else None for r in results]
 
     def declined(self, cases: Sequence[tuple[str, str]]) -> list[bool | None]:
         """Per (question, answer): True when the answer declines; None when the request failed."""
-        requests = [
-            self._request(REFUSAL_SYSTEM, REFUSAL_USER.format(question=q, answer=a), "refusal") for q, a in cases
-        ]
+        requests = [self._request("judge_refusal", {"question": q, "answer": a}, "refusal") for q, a in cases]
         results = self.engine.run(requests, response_model=RefusalVerdict)
         return [bool(r.value.declined) if r.ok and r.value is not None else None for r in results]
 
     def grade(self, cases: Sequence[GradeCase]) -> list[GradeVerdict | None]:
         """The rubric's grades per answer; None where the request failed for good (never a guess)."""
         requests = [
-            self._request(GRADE_SYSTEM, _grade_prompt(c), "grade", max_tokens=112) for c in cases
+            self._request("judge_grade", _grade_fields(c), "grade", max_tokens=112) for c in cases
         ]  # fmt: skip
         results = self.engine.run(requests, response_model=GradeVerdict)
         return [r.value if r.ok and r.value is not None else None for r in results]
@@ -221,7 +178,7 @@ class LLMJudge:
     def premise(self, cases: Sequence[PremiseCase]) -> list[bool | None]:
         """Per answer to a false-premise question: True when it corrects the premise; None when the request failed."""
         requests = [
-            self._request(PREMISE_SYSTEM, PREMISE_USER.format(**vars(c)), "premise") for c in cases
+            self._request("judge_premise", dataclasses.asdict(c), "premise") for c in cases
         ]  # fmt: skip
         results = self.engine.run(requests, response_model=PremiseVerdict)
         return [bool(r.value.corrected) if r.ok and r.value is not None else None for r in results]
@@ -230,23 +187,33 @@ class LLMJudge:
         """Requests, cache hits, failures, tokens and cost so far."""
         return self.engine.stats.to_dict()
 
-    def _request(self, system: str, user: str, name: str, max_tokens: int = 64) -> Any:
+    def _request(self, prompt: str, fields: dict[str, str], name: str, max_tokens: int = 64) -> Any:
         from qagen.llm import LLMRequest, Message
 
-        messages = (Message("system", system), Message("user", user))
+        system, user = judge_prompt(prompt)
+        messages = (Message("system", system), Message("user", user.substitute(fields)))
         return LLMRequest(
             messages, schema_name=name, temperature=0.0, max_tokens=max_tokens, seed=self.seed, tag=f"judge_{name}"
         )
 
 
-def _grade_prompt(case: GradeCase) -> str:
+@functools.cache
+def judge_prompt(name: str) -> tuple[str, string.Template]:
+    """The system text and user template of ``prompts/<name>.md`` (bundled with qagen)."""
+    from qagen.generate.prompts import default_prompts_dir, load_prompt
+
+    prompt = load_prompt(default_prompts_dir(), name)
+    return prompt.system, string.Template(prompt.user)
+
+
+def _grade_fields(case: GradeCase) -> dict[str, str]:
     passages = "\n".join(f"[{i + 1}] {c[:GRADE_CONTEXT_CHARS]}" for i, c in enumerate(case.contexts)) or "(none given)"
-    return GRADE_USER.format(question=case.question, reference=case.reference, answer=case.answer, contexts=passages)
+    return {"question": case.question, "reference": case.reference, "answer": case.answer, "contexts": passages}
 
 
-def _mcq_prompt(case: McqCase) -> str:
+def _mcq_fields(case: McqCase) -> dict[str, str]:
     options = "\n".join(f"{LETTERS[i]}. {o}" for i, o in enumerate(case.options))
-    return MCQ_USER.format(question=case.question, answer=case.answer, options=options)
+    return {"question": case.question, "answer": case.answer, "options": options}
 
 
 @dataclass(frozen=True)

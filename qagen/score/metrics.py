@@ -35,11 +35,11 @@ Definitions (every share in 0-1; ``None`` where a metric has no denominator):
 - **noise robustness**: each search, noisy or verbose variant against its original in the same
   iteration, paired (answered share, ROUGE-L, semantic similarity), with bootstrap intervals.
 - **grades** (with ``score.grader``): an LLM grades each answered answerable question on the rubric
-  of :data:`qagen.score.judge.GRADE_SYSTEM`, 1-5: correctness against the reference, completeness,
+  of ``prompts/judge_grade.md``, 1-5: correctness against the reference, completeness,
   relevance to the question, faithfulness to the retrieved passages and their relevance to the
   question (context relevance); mean with a bootstrap interval, and the share graded 4 or 5 with a
   Wilson interval. The grader also decides whether an answer to a false-premise question corrects
-  the premise (:data:`qagen.score.judge.PREMISE_SYSTEM`), where the offline rule only looks for the
+  the premise (``prompts/judge_premise.md``), where the offline rule only looks for the
   source's value; the rule's verdict stays beside it (``premise_corrected_rule``).
 - **CRAG-style score** (Meta's CRAG benchmark): per answer +1 correct, 0 declined or missing, -1
   answered wrongly, over answerable and unanswerable questions together (an unanswerable question
