@@ -12,7 +12,11 @@ questions shown with passages that hold what they need, passages of the same doc
 that do not, and passages about something else, labelled 5 / 3 / 1 on context relevance) and
 ``premise_hand.jsonl`` (16 replies to six false-premise questions of the examples, labelled
 corrected or not by the rule of ``prompts/judge_premise.md``), with the offline rule
-(the source's value in the reply) beside the premise judge.
+(the source's value in the reply) beside the premise judge. And for the judges that came first:
+``mcq_hand.jsonl`` (12 free answers to five cloze MCQs of the examples, worded unlike any option,
+with the option a reader finds closest), beside the MiniLM embedding judge, and
+``refusal_hand.jsonl`` (16 replies, declining or not, some hedged, some in other languages),
+beside the refusal phrases.
 
 Run: ``python benchmarks/judge_agreement.py [--grader SPEC] [--write]`` (``--write`` saves
 ``benchmarks/results/judge_agreement.md``).
@@ -31,6 +35,8 @@ sys.path.insert(0, str(ROOT))
 DATA = ROOT / "benchmarks" / "data" / "grades_hand.jsonl"
 CONTEXT_DATA = ROOT / "benchmarks" / "data" / "context_hand.jsonl"
 PREMISE_DATA = ROOT / "benchmarks" / "data" / "premise_hand.jsonl"
+MCQ_DATA = ROOT / "benchmarks" / "data" / "mcq_hand.jsonl"
+REFUSAL_DATA = ROOT / "benchmarks" / "data" / "refusal_hand.jsonl"
 RESULT = ROOT / "benchmarks" / "results" / "judge_agreement.md"
 SCALES = ("correctness", "completeness", "relevance")
 
@@ -94,11 +100,12 @@ def main(argv: list[str] | None = None) -> None:
         f"| correctness, ROUGE-L baseline (1 + 4 x F) | {base['n']} | {base['exact']} | {base['within_one']} | "
         f"{base['spearman']} | {base['kappa_good']} |"
     )
-    lines += _context_relevance(judge) + _premises(judge)
+    lines += _context_relevance(judge) + _premises(judge) + _mcq_and_refusals(judge)
     lines += [
         "",
         "The hand labels: `benchmarks/data/grades_hand.jsonl` (correctness, completeness, relevance per answer),",
-        "`context_hand.jsonl` (context relevance), `premise_hand.jsonl` (false premise corrected or not).",
+        "`context_hand.jsonl` (context relevance), `premise_hand.jsonl` (false premise corrected or not),",
+        "`mcq_hand.jsonl` (closest option), `refusal_hand.jsonl` (declined or not).",
     ]
     text = "\n".join(lines) + "\n"
     print(text)
@@ -161,6 +168,38 @@ def _premises(judge) -> list[str]:
     acc = sum(h == r for h, r in zip(human, rule, strict=True)) / len(cases)
     kappa = cohen_kappa_score(human, rule)
     lines.append(f"| offline rule (the source's value in the reply) | {len(cases)} | {acc:.3f} | {kappa:.3f} |")
+    return lines
+
+
+def _mcq_and_refusals(judge) -> list[str]:
+    """The MCQ judge against a reader's picks (MiniLM beside it) and the refusal judge against hand
+    labels (the refusal phrases beside it)."""
+    from qagen.config import Config
+    from qagen.embed import get_embedder
+    from qagen.score.judge import EmbeddingJudge, McqCase
+    from qagen.score.refusal import RefusalDetector
+
+    mcqs = _load(MCQ_DATA)
+    cases = [McqCase(c["question"], c["answer"], tuple(c["options"])) for c in mcqs]
+    lines = ["", f"MCQ judge ({len(mcqs)} free answers, `mcq_hand.jsonl`) and refusal judge:", ""]
+    lines += ["| who | n | accuracy | failed |", "|---|---|---|---|"]
+    config = Config()
+    for name, picks in (
+        ("MCQ: LLM judge", judge.choose(cases)),
+        ("MCQ: MiniLM embedding judge", EmbeddingJudge(get_embedder("minilm", config.embed)).choose(cases)),
+    ):
+        done = [(c["closest"], p) for c, p in zip(mcqs, picks, strict=True) if p is not None]
+        acc = sum(a == b for a, b in done) / len(done) if done else 0.0
+        lines.append(f"| {name} | {len(done)} | {acc:.3f} | {len(mcqs) - len(done)} |")
+    replies = _load(REFUSAL_DATA)
+    verdicts = judge.declined([(c["question"], c["answer"]) for c in replies])
+    done = [(c["declined"], v) for c, v in zip(replies, verdicts, strict=True) if v is not None]
+    acc = sum(a == b for a, b in done) / len(done) if done else 0.0
+    lines.append(f"| refusal: LLM judge | {len(done)} | {acc:.3f} | {len(replies) - len(done)} |")
+    detector = RefusalDetector(config.score.refusal_phrases, config.score.refusal_window_chars)
+    phrases = [detector.find(c["answer"]) is not None for c in replies]
+    acc = sum(c["declined"] == p for c, p in zip(replies, phrases, strict=True)) / len(replies)
+    lines.append(f"| refusal: phrases (score.refusal_phrases) | {len(replies)} | {acc:.3f} | 0 |")
     return lines
 
 
