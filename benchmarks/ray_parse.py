@@ -7,6 +7,9 @@ many builds); the Ray times include connecting the driver. Prints a Markdown tab
 pages/s and the ratio to local, and the overhead per document (Ray 1 worker against local 1).
 With ``--embed N``, the first N sections are also embedded with the bundled MiniLM locally (torch on
 every core) and on the 2-node cluster (one actor per node, whole 512-text batches), vectors compared.
+With ``--leakage N``, the leakage check's search (N probes, the first 40 words of every k-th section,
+against every emulated page of the corpus: the part of the check that grows with the corpus) runs
+here and on the 2-node cluster in chunks of 1,000 pages, candidates compared.
 
 Run: ``python benchmarks/ray_parse.py [DOCS] [--write]`` (default DOCS: ../shared/corpora/manuals;
 needs ``qagen[ray]``; ``--write`` saves ``benchmarks/results/ray_parse.md``).
@@ -46,14 +49,38 @@ def _embed(texts: list[str], executor: str, tmp: Path) -> tuple[float, bytes]:
     return time.perf_counter() - start, vectors.tobytes()
 
 
-def _sections(docs: Path) -> list[str]:
+def _parsed(docs: Path) -> list:
     from qagen.config import ParseConfig
     from qagen.ingest import discover
     from qagen.ingest.run import parse_documents
-    from qagen.records import section_text
 
     config = ParseConfig()
-    return [section_text(s) for s in parse_documents(discover(docs, config.formats), docs, config).sections]
+    return parse_documents(discover(docs, config.formats), docs, config).sections
+
+
+def _sections(docs: Path) -> list[str]:
+    from qagen.records import section_text
+
+    return [section_text(s) for s in _parsed(docs)]
+
+
+def _leakage(docs: Path, n: int, address: str) -> tuple[int, int, float, float, bool]:
+    """The leakage search of ``n`` probes over every page: here, then on the cluster; (probes, pages, s, s, same)."""
+    from qagen.config import PagesConfig
+    from qagen.ingest.pages import build_pages
+    from qagen.ingest.ray_executor import RayChunks
+    from qagen.splits import _candidate_pages, _candidate_pages_chunked
+
+    sections = _parsed(docs)
+    texts = [p.text for p in build_pages(sections, PagesConfig())]
+    step = max(1, len(sections) // n)
+    probes = [" ".join(s.text.split()[:40]) for s in sections[::step]][:n]
+    start = time.perf_counter()
+    here = _candidate_pages(probes, texts, 5)
+    local_s = time.perf_counter() - start
+    start = time.perf_counter()
+    there = _candidate_pages_chunked(probes, texts, 5, RayChunks(address, chunk_pages=1000))
+    return len(probes), len(texts), local_s, time.perf_counter() - start, here == there
 
 
 def _parse(docs: Path, executor: str, workers: int) -> tuple[float, int, int]:
@@ -75,13 +102,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("docs", nargs="?", default=str(ROOT.parent / "shared" / "corpora" / "manuals"))
     parser.add_argument("--write", action="store_true")
     parser.add_argument("--embed", type=int, default=0, help="also embed the first N sections")
+    parser.add_argument("--leakage", type=int, default=0, help="also run the leakage search for N probes")
     args = parser.parse_args(argv)
     docs = Path(args.docs)
     os.environ["RAY_AUTH_MODE"] = "disabled"  # a cluster on 127.0.0.1 for the measurement
     env = {**os.environ, "PYTHONPATH": str(ROOT), "RAY_USAGE_STATS_ENABLED": "0"}
     ray_bin = str(Path(sys.executable).with_name("ray"))
     rows = []
-    embedded = None
+    embedded = leakage = None
     for workers in (1, 2):
         rows.append((f"local, {workers} process(es)", *_parse(docs, "local", workers)))
     with socket.socket() as s:
@@ -108,6 +136,7 @@ def main(argv: list[str] | None = None) -> None:
                 local_s, local_v = _embed(texts, "local", Path(tmp))
                 ray_s, ray_v = _embed(texts, f"ray:{address}", Path(tmp))
             embedded = (len(texts), local_s, ray_s, local_v == ray_v)
+        leakage = _leakage(docs, args.leakage, address) if args.leakage else None
         ray.shutdown()
     finally:
         subprocess.run([ray_bin, "stop", "--force"], env=env, capture_output=True)
@@ -133,6 +162,13 @@ def main(argv: list[str] | None = None) -> None:
             f"Embedding {n:,} sections with MiniLM: local (torch on {os.cpu_count()} cores) {local_s:.1f} s, "
             f"{n / local_s:.1f} sections/s; Ray, 2 worker nodes (one actor each, model load included) {ray_s:.1f} s, "
             f"{n / ray_s:.1f} sections/s ({local_s / ray_s:.2f}x); vectors identical to the bit: {same}.",
+        ]
+    if leakage:
+        n, pages, local_s, ray_s, same = leakage
+        lines += [
+            "",
+            f"The leakage check's search, {n:,} probes against {pages:,} pages: here {local_s:.1f} s; Ray, 2 worker "
+            f"nodes, chunks of 1,000 pages {ray_s:.1f} s ({local_s / ray_s:.2f}x); candidates identical: {same}.",
         ]
     text = "\n".join(lines) + "\n"
     print(text)

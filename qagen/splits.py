@@ -48,7 +48,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from qagen.filters.grounding import rouge_recall, tokenize
 from qagen.records import SCHEMA_VERSION, FoldAssignment, Item, Page, Section, to_dict
@@ -94,6 +94,7 @@ def build_splits(
     judge: Judge | None = None,
     translations: Mapping[str, Sequence[str]] | None = None,
     scope_embed: Embed | None = None,
+    chunks: ChunkMap | None = None,
 ) -> SplitsResult:
     """Lay out the cross-evaluation iterations and run the leakage and answerability checks.
 
@@ -113,6 +114,9 @@ def build_splits(
             unanswerable where a translation of its document is loaded.
         scope_embed: A semantic embedder for the out-of-scope check's passage similarity
             (``splits.out_of_scope_share``); None: that check reads the words alone.
+        chunks: Runs the leakage check's search of the other fold's pages in chunks of pages
+            elsewhere (:class:`qagen.ingest.ray_executor.RayChunks` on a Ray cluster); None: here.
+            Either way the same candidates, to the bit.
 
     Returns:
         A :class:`SplitsResult`.
@@ -132,7 +136,7 @@ def build_splits(
     page_of = {sid: p.id for p in pages for sid in p.section_ids}
     placed, item_excluded = _place_items(items, by_section, page_of, page_cell)
     contexts = _contexts(items, sections, {p.id: p for p in pages}, page_of)
-    leak = _leakage(placed, corpus, config, embed)
+    leak = _leakage(placed, corpus, config, embed, chunks)
     checks = _answerability(placed, corpus, pages, config, embed, sections, judge, page_of, translations)
     keep = {it.id: _kept(it.id, leak, checks, config) for its in placed.values() for it in its}
     answerable = {
@@ -366,13 +370,18 @@ def _record(
 
 
 def _leakage(
-    placed: Mapping[Cell, list[Item]], corpus: Mapping[Cell, list[Page]], config: SplitsConfig, embed: Embed | None
+    placed: Mapping[Cell, list[Item]],
+    corpus: Mapping[Cell, list[Page]],
+    config: SplitsConfig,
+    embed: Embed | None,
+    chunks: ChunkMap | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Per item: best match of its answer in the other fold's pages of the same set."""
     out: dict[str, dict[str, Any]] = {}
     for (s, f), items in placed.items():
         probes = [_probe(it, config.leakage_min_words) for it in items]
-        for item, match in zip(items, _best_matches(probes, corpus[(s, 3 - f)], config, embed), strict=True):
+        matches = _best_matches(probes, corpus[(s, 3 - f)], config, embed, chunks)
+        for item, match in zip(items, matches, strict=True):
             rouge_hit = match["rouge"] >= config.leakage_rouge
             sim = match["similarity"]
             sim_hit = sim is not None and sim >= config.leakage_similarity
@@ -385,14 +394,20 @@ def _probe(item: Item, min_words: int) -> str:
     return item.answer if len(item.answer.split()) >= min_words else f"{item.question} {item.answer}"
 
 
-def _best_matches(probes: list[str], pages: list[Page], config: SplitsConfig, embed: Embed | None) -> list[dict]:
+def _best_matches(
+    probes: list[str], pages: list[Page], config: SplitsConfig, embed: Embed | None, chunks: ChunkMap | None = None
+) -> list[dict]:
     """For each probe: the highest ROUGE recall over its candidate pages (most rare words in
     common) and, with ``embed``, the highest cosine similarity to their best passages."""
     use_embed = embed is not None and config.leakage_embeddings
     empty = {"page_id": None, "rouge": 0.0, "similarity": 0.0 if use_embed else None, "similarity_page_id": None}
     if not probes or not pages:
         return [dict(empty) for _ in probes]
-    candidates, idf = _candidate_pages(probes, [p.text for p in pages], config.leakage_candidates)
+    texts = [p.text for p in pages]
+    if chunks is not None and len(texts) > chunks.chunk_pages:
+        candidates, idf = _candidate_pages_chunked(probes, texts, config.leakage_candidates, chunks)
+    else:
+        candidates, idf = _candidate_pages(probes, texts, config.leakage_candidates)
     out = []
     for probe, idx in zip(probes, candidates, strict=True):
         scores = [(rouge_recall(probe, pages[j].text, config.leakage_rouge_type), -j) for j in idx]
@@ -421,6 +436,71 @@ def _candidate_pages(probes: list[str], texts: list[str], k: int) -> tuple[list[
         overlap = (probe_matrix[start : start + 256] @ page_matrix).toarray()
         out += np.argsort(-overlap, axis=1, kind="stable")[:, :k].tolist()
     return out, dict(zip(vec.get_feature_names_out().tolist(), idf.tolist(), strict=True))
+
+
+class ChunkMap(Protocol):
+    """Runs ``fn(*shared, *chunk)`` for every chunk, somewhere; the results in chunk order."""
+
+    chunk_pages: int
+
+    def __call__(self, fn: Callable[..., Any], shared: tuple[Any, ...], chunks: list[tuple[Any, ...]]) -> list[Any]: ...
+
+
+def _candidate_pages_chunked(
+    probes: list[str], texts: list[str], k: int, chunks: ChunkMap
+) -> tuple[list[list[int]], dict[str, float]]:
+    """:func:`_candidate_pages` over chunks of pages, each chunk's work done by ``chunks``: first the
+    words of each chunk (for the vocabulary and the page frequencies), then each chunk's best ``k``
+    pages per probe, merged here. The vocabulary is the sorted one a single vectoriser builds and
+    the overlaps are summed in the same order, so the candidates are the same to the bit."""
+    import numpy as np
+
+    size = chunks.chunk_pages
+    spans = [(a, min(a + size, len(texts))) for a in range(0, len(texts), size)]
+    counts: dict[str, int] = {}
+    for part in chunks(chunk_words, (), [(texts[a:b],) for a, b in spans]):
+        for word, n in part.items():
+            counts[word] = counts.get(word, 0) + n
+    vocabulary = sorted(counts)
+    df = np.array([counts[w] for w in vocabulary], dtype=np.float32)  # as a vectoriser sums them: same idf bits
+    idf = np.log((1 + len(texts)) / (1 + df)) + 1.0
+    k = min(k, len(texts))
+    best = chunks(chunk_candidates, (probes, vocabulary, idf, k), [(texts[a:b], a) for a, b in spans])
+    out: list[list[int]] = []
+    for i in range(len(probes)):
+        merged = sorted((pair for part in best for pair in part[i]), key=lambda pair: (-pair[0], pair[1]))
+        out.append([j for _, j in merged[:k]])
+    return out, dict(zip(vocabulary, idf.tolist(), strict=True))
+
+
+def chunk_words(texts: list[str]) -> dict[str, int]:
+    """Pages holding each word, over one chunk of pages (a task of :func:`_candidate_pages_chunked`)."""
+    counts: dict[str, int] = {}
+    for text in texts:
+        for word in set(tokenize(text)):
+            counts[word] = counts.get(word, 0) + 1
+    return counts
+
+
+def chunk_candidates(
+    probes: list[str], vocabulary: list[str], idf: Any, k: int, texts: list[str], offset: int
+) -> list[list[tuple[float, int]]]:
+    """Per probe, the ``k`` pages of one chunk sharing the most weighted words with it, as (overlap,
+    page index in the whole list) (a task of :func:`_candidate_pages_chunked`)."""
+    import numpy as np
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    vec = CountVectorizer(
+        tokenizer=tokenize, lowercase=False, token_pattern=None, binary=True, dtype=np.float32, vocabulary=vocabulary
+    )
+    page_matrix = vec.transform(texts).T.tocsc()
+    probe_matrix = vec.transform(probes).multiply(np.asarray(idf)).tocsr()
+    out: list[list[tuple[float, int]]] = []
+    for start in range(0, len(probes), 256):
+        overlap = (probe_matrix[start : start + 256] @ page_matrix).toarray()
+        order = np.argsort(-overlap, axis=1, kind="stable")[:, :k]
+        out += [[(float(row[j]), offset + int(j)) for j in idx] for row, idx in zip(overlap, order, strict=True)]
+    return out
 
 
 def _add_similarity(

@@ -166,3 +166,45 @@ def test_embeddings_on_the_cluster_are_the_local_ones_to_the_bit(cluster, tmp_pa
     assert len(texts) > 4 * 16
     assert remote.embed(texts).tobytes() == local.embed(texts).tobytes()
     ray.shutdown()
+
+
+def test_the_leakage_search_on_the_cluster_finds_the_local_candidates(cluster):
+    # the other fold's pages searched in chunks of one page, each chunk a Ray task: the same leakage
+    # measures as the search here, to the bit
+    from qagen.config import SplitsConfig
+    from qagen.ingest.ray_executor import RayChunks
+    from qagen.records import FoldAssignment, Page, Section
+    from qagen.splits import build_splits
+    from tests.support.score_data import ITEMS, PAGES, TEXTS
+
+    sections = {sid: Section(sid, sid[:2], f"{sid[:2]}.pdf", "Heading", text, 1, 1, 0) for sid, text in TEXTS.items()}
+    pages = [Page(pid, pid[:2], tuple(sids), "\n\n".join(TEXTS[s] for s in sids), 50) for pid, sids in PAGES.items()]
+    assignments = [
+        FoldAssignment(sid, 0, pid, "kept", 1 if pid.startswith("d1") else 2, "validation")
+        for pid, sids in PAGES.items()
+        for sid in sids
+    ]
+
+    class Counted(RayChunks):
+        tasks = 0
+
+        def __call__(self, fn, shared, chunks):
+            self.tasks += len(chunks)
+            return super().__call__(fn, shared, chunks)
+
+    here = build_splits(ITEMS, pages, assignments, SplitsConfig(), sections=sections)
+    chunks = Counted(cluster, chunk_pages=1)
+    there = build_splits(ITEMS, pages, assignments, SplitsConfig(), sections=sections, chunks=chunks)
+    assert there.leakage == here.leakage and there.crosseval == here.crosseval
+    assert chunks.tasks == 2 * 2 * 2  # two cells with a corpus, two pages each: words, then candidates
+    assert any(row["rouge"] > 0 for row in here.leakage["items"])  # the search found something to compare
+
+
+def test_progress_shows_the_cluster(cluster):
+    from qagen.ingest.clean import collapse_spaces
+    from qagen.ingest.ray_executor import run_on_ray
+
+    seen: list[str] = []
+    outcomes = run_on_ray(collapse_spaces, [("a  b",), ("c   d",)], cluster, timeout_s=60, on_status=seen.append)
+    assert [o.value for o in outcomes] == ["a b", "c d"]
+    assert seen and seen[0].startswith("2 nodes, 2 CPUs") and any(text.endswith("running") for text in seen)

@@ -37,14 +37,22 @@ def ray_batches(
     """A ``map_batches`` for :class:`~qagen.embed.CachedEmbedder` that embeds on the Ray cluster at ``address``."""
 
     def run(batches: list[list[str]]) -> Iterator[tuple[int, np.ndarray]]:
-        from qagen.ingest.ray_executor import connect
+        from tqdm import tqdm
+
+        from qagen.ingest.ray_executor import cluster_size, connect
 
         ray = connect(address)
         from ray.util import ActorPool
 
-        n = max(1, min(len(batches), int(ray.cluster_resources().get("CPU", 1))))
+        cpus, nodes = cluster_size(ray)
+        n = max(1, min(len(batches), cpus))
         actor = ray.remote(num_cpus=1, max_restarts=MAX_RESTARTS, max_task_retries=MAX_RESTARTS)(_BatchEmbedder)
         pool = ActorPool([actor.remote(spec, embed_config, llm_config) for _ in range(n)])
-        yield from pool.map_unordered(lambda a, job: a.embed.remote(*job), list(enumerate(batches)))
+        # a bar on a terminal (none in logs): batches done across the cluster
+        with tqdm(total=len(batches), desc="embed", unit="batch", disable=None, mininterval=0.5) as bar:
+            bar.set_postfix_str(f"ray: {nodes} node{'s' * (nodes != 1)}, {n} model{'s' * (n != 1)}", refresh=False)
+            for done in pool.map_unordered(lambda a, job: a.embed.remote(*job), list(enumerate(batches))):
+                bar.update()
+                yield done
 
     return run

@@ -11,7 +11,9 @@ build when no address is given:
 - at most as many tasks are in flight as the cluster has CPUs, so a task's time limit counts from
   when it starts; a task over its limit is cancelled (its worker killed) and is a ``timeout``;
 - ``on_result`` runs on the driver as each task finishes, so the per-document parse cache keeps
-  every finished document: an interrupted driver resumes from it, as a local build does.
+  every finished document: an interrupted driver resumes from it, as a local build does;
+- ``on_status`` hears what the cluster is doing (alive nodes, CPUs, tasks running), refreshed every
+  few seconds, so a node that joins during the build gets work and the progress bar says so.
 
 Ray is imported only here (``pip install "qagen[ray]"``); ``import qagen`` and the local path never
 import it.
@@ -26,6 +28,7 @@ from typing import Any
 from qagen.ingest.parallel import Outcome
 
 MAX_RETRIES = 3  # Ray re-runs a task whose worker died this many times
+REFRESH_S = 5.0  # how often the cluster's size is read again (nodes may join or leave)
 
 
 def parse_address(executor: str) -> str | None:
@@ -43,18 +46,23 @@ def run_on_ray(
     address: str | None,
     timeout_s: float,
     on_result: Callable[[int, Outcome], None] | None = None,
+    on_status: Callable[[str], None] | None = None,
 ) -> list[Outcome]:
     """Run ``fn(*task)`` for every task as Ray tasks; one :class:`Outcome` per task, in task order."""
     if not tasks:
         return []
     ray = connect(address)
     remote = ray.remote(max_retries=MAX_RETRIES, retry_exceptions=False, num_cpus=1)(fn)
-    slots = max(1, int(ray.cluster_resources().get("CPU", 1)))
     outcomes: list[Outcome | None] = [None] * len(tasks)
     pending: dict[Any, tuple[int, float]] = {}
     queue = list(range(len(tasks)))
+    slots, nodes, read_at = 1, 0, -REFRESH_S
     try:
         while queue or pending:
+            if time.monotonic() - read_at >= REFRESH_S:
+                slots, nodes, read_at = *cluster_size(ray), time.monotonic()
+            if on_status is not None:
+                on_status(f"{nodes} node{'s' * (nodes != 1)}, {slots} CPU{'s' * (slots != 1)}, {len(pending)} running")
             while queue and len(pending) < slots:
                 i = queue.pop(0)
                 pending[remote.remote(*tasks[i])] = (i, time.monotonic())
@@ -77,6 +85,12 @@ def run_on_ray(
             ray.cancel(ref, force=True)
         raise
     return [o if o is not None else Outcome("error", detail="no result") for o in outcomes]
+
+
+def cluster_size(ray: Any) -> tuple[int, int]:
+    """(CPUs, alive nodes) of the cluster now: the tasks in flight, and what the progress bar shows."""
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    return cpus, sum(1 for node in ray.nodes() if node.get("Alive"))
 
 
 def _outcome(ray: Any, ref: Any) -> Outcome:
@@ -104,3 +118,27 @@ def connect(address: str | None) -> Any:
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
     return ray
+
+
+class RayChunks:
+    """Runs a function over chunks of work as Ray tasks, with arguments all chunks share put in Ray's
+    object store once (the leakage check's search of the other fold's pages: ``chunk_pages`` pages
+    a task, :func:`qagen.splits.build_splits`). A chunk whose task still fails after Ray's retries
+    is computed here, so the check never loses a page.
+
+    Args:
+        address: The cluster (see :func:`parse_address`); None: a Ray started for the build.
+        chunk_pages: Pages per task; fewer pages than this in all are searched here.
+        timeout_s: Limit per task.
+    """
+
+    def __init__(self, address: str | None, chunk_pages: int = 2000, timeout_s: float = 600.0) -> None:
+        self.address = address
+        self.chunk_pages = chunk_pages
+        self.timeout_s = timeout_s
+
+    def __call__(self, fn: Callable[..., Any], shared: tuple[Any, ...], chunks: list[tuple[Any, ...]]) -> list[Any]:
+        ray = connect(self.address)
+        refs = tuple(ray.put(value) for value in shared)
+        outcomes = run_on_ray(fn, [(*refs, *chunk) for chunk in chunks], self.address, self.timeout_s)
+        return [o.value if o.status == "ok" else fn(*shared, *chunk) for o, chunk in zip(outcomes, chunks, strict=True)]

@@ -137,7 +137,8 @@ def _run(
         else:  # the same tasks as Ray tasks, on a cluster or a Ray started for the build
             from qagen.ingest.ray_executor import parse_address, run_on_ray
 
-            run_on_ray(parse_file, tasks, parse_address(executor), hard_limit(config), finished)
+            status = (lambda text: bar.set_postfix_str(f"ray: {text}", refresh=False)) if bar is not None else None
+            run_on_ray(parse_file, tasks, parse_address(executor), hard_limit(config), finished, on_status=status)
     finally:
         if bar is not None:
             bar.close()

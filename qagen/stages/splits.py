@@ -41,6 +41,15 @@ def _judge_config(ctx: StageContext) -> Config | None:
     return ctx.config.model_copy(update={"llm": left})
 
 
+def _chunks(executor: str) -> Any:
+    """With a Ray executor, the leakage check searches large corpora in chunks of pages as Ray tasks."""
+    if executor == "local":
+        return None
+    from qagen.ingest.ray_executor import RayChunks, parse_address
+
+    return RayChunks(parse_address(executor))
+
+
 def run(ctx: StageContext) -> StageOutput:
     from qagen.answerability import make_judge
     from qagen.language import document_languages, translations
@@ -92,6 +101,7 @@ def run(ctx: StageContext) -> StageOutput:
         judge=judge,
         translations=translated,
         scope_embed=embedder.embed if semantic else None,
+        chunks=_chunks(ctx.config.executor),
     )
     # questions asked in each iteration (answerable and unanswerable), named as the iterations are
     counts = {f"questions_{s}_iteration_{f}": len(v) for (s, f), v in sorted(result.questions.items())}
