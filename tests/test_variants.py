@@ -93,7 +93,29 @@ def test_a_verbose_question_keeps_the_question_whole_and_adds_no_fact():
     assert check_variant(question, verbose, "verbose") is None
     assert not any(ch.isdigit() for ch in verbose.replace(question, ""))  # no number, address or name added
     assert check_variant(question, "Hi. How do I balance the columns? Thanks!", "verbose") is not None
-    assert verbose_question("Hoe maak ik een afspraak?", "7:i1", "nl") is None  # English wording only
+    assert verbose_question("Como faço uma marcação?", "7:i1", "ja") is None  # no wrappers in that language
+
+
+@pytest.mark.parametrize(
+    ("language", "question"),
+    [
+        ("nl", "Hoe maak ik een afspraak bij de polikliniek?"),
+        ("de", "Wie vereinbare ich einen Termin in der Ambulanz?"),
+        ("fr", "Comment prendre rendez-vous à la clinique ?"),
+        ("it", "Come prendo un appuntamento in ambulatorio?"),
+        ("es", "¿Cómo pido una cita en la consulta externa?"),
+        ("pt", "Como marco uma consulta no ambulatório?"),
+    ],
+)
+def test_a_verbose_question_in_other_languages_wraps_it_in_the_same_language(language, question):
+    from qagen.language import detect_language
+
+    variants = {verbose_question(question, f"7:i{k}", language) for k in range(12)}
+    assert len(variants) >= 2 and all(v is not None and question in v for v in variants)
+    for verbose in variants:
+        assert check_variant(question, verbose, "verbose") is None
+        assert not any(ch.isdigit() for ch in verbose.replace(question, ""))
+        assert detect_language([verbose.replace(question, "")]) == language  # the added words are in its language
 
 
 def test_plan_counts_make_the_final_shares_follow_the_mix():
