@@ -330,8 +330,8 @@ class GenerateConfig(_Section):
         default_factory=lambda: {"natural": 1},
         description="shares of the final long-form and factoid questions by formulation: natural (a sentence), "
         "search (keywords, as typed into a search box), noisy (typos, no capitals), verbose (the question whole "
-        "in a long-winded user's words; en, nl, de, fr, it, es, pt); the variants are made from accepted questions, so their answers "
-        "stay valid",
+        "in a long-winded user's words; en, nl, de, fr, it, es, pt); the variants are made from accepted "
+        "questions, so their answers stay valid",
     )
     premise_mix: dict[str, float] = Field(
         default_factory=lambda: {"true": 1},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 from pathlib import Path
 
@@ -146,7 +147,43 @@ def test_the_share_follows_the_mix_and_other_languages_are_recorded() -> None:
     assert achieved(items + made, {"true": 0.8, "false": 0.2})["false"] == {"asked": 0.2, "items": 2, "share": 0.2}
     dutch = [factoid(1, "Wat is het telefoonnummer van de afdeling?", "020 794 3101", language="nl")]
     made, failed = make_false_premises(dutch, 1.0, sections, values, seed=1)
-    assert made == [] and failed[0][1] == "false premises are made offline in English only"
+    assert failed == [] and made[0].question.startswith("Wat is het telefoonnummer van de afdeling? Ik hoorde dat het")
+    assert made[0].question.endswith("is. Klopt dat?") and made[0].answer.startswith("Nee: 020 794 3101, niet ")
+    japanese = [factoid(1, "病棟の電話番号は何ですか?", "020 794 3101", language="ja")]
+    made, failed = make_false_premises(japanese, 1.0, sections, values, seed=1)
+    assert made == [] and failed[0][1] == "no false-premise wording in ja (premise in qagen/generate/forms/ja.json)"
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "told", "answer"),
+    [
+        (
+            "it",
+            "Quale comando manca in questa frase su Tutorial di Beamer: «Il tema si dichiara con ____.»?",
+            "È corretto questo su Tutorial di Beamer: «Il tema si dichiara con \\huge.»?",
+            "No: \\usetheme, non \\huge. La fonte dice: «Il tema si dichiara con \\usetheme.»",
+        ),
+        (
+            "es",
+            "¿Qué comando completa esta frase sobre Babel spanish: «El tema se declara con ____.»?",
+            "¿Es correcto esto sobre Babel spanish: «El tema se declara con \\huge.»?",
+            "No: \\usetheme, no \\huge. La fuente dice: «El tema se declara con \\usetheme.»",
+        ),
+        (
+            "nl",
+            'Welk commando hoort op de open plek in deze zin over de handleiding: "Gebruik ____ in de preambule."?',
+            'Klopt dit over de handleiding: "Gebruik \\huge in de preambule."?',
+            'Nee: \\usetheme, niet \\huge. De bron zegt: "Gebruik \\usetheme in de preambule."',
+        ),
+    ],
+)
+def test_a_cloze_in_another_language_is_asked_back_in_that_language(language, question, told, answer) -> None:
+    item = dataclasses.replace(
+        cloze(1, "x ____ y", "\\usetheme", ("\\huge", "\\bibliography")), question=question, language=language
+    )
+    claim = cloze_claim(item, "\\huge")
+    assert claim is not None and (claim.question, claim.answer, claim.kind) == (told, answer, "command")
+    assert check_claim(claim, question.replace("____", "\\usetheme")) is None  # the source contradicts it
 
 
 @pytest.fixture(scope="module")

@@ -18,12 +18,16 @@ distractor, in the source section), so the source says something else. Made offl
 a factoid in one of qagen's frames asserts it of what the question asks for; a factoid in other
 words (an LLM's) is asked as written with the wrong value offered after it ("... ? I was told it is
 X. Is that right?"); a multiple-choice question gets one only as a fill-in-the-blank statement.
-Other languages get none, and the shortfall is reported.
+In the other languages of qagen's offline forms (``premise`` in ``forms/<code>.json``: Dutch,
+German, French, Italian, Spanish, Portuguese) a fill-in-the-blank statement in that language's
+frames is asked back with the wrong value ("Klopt dit over ...: "..."?"), and a factoid gets the
+wrong value offered after it; a language without those forms gets none, and the shortfall is reported.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Mapping, Sequence
 
@@ -85,11 +89,42 @@ def plan_false(n_eligible: int, share: float) -> int:
     return min(n_eligible, round(share / (1 - share) * n_eligible))
 
 
+def _premise_forms(language: str) -> dict[str, str] | None:
+    """The false-premise wording of ``language``'s offline forms (``premise`` in ``forms/<code>.json``)."""
+    from qagen.generate.forms import forms
+
+    return forms(language).get("premise") or None
+
+
+@functools.lru_cache(maxsize=16)
+def _cloze_frames(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """``language``'s cloze questions as patterns (groups ``about`` and ``blanked``), with the kind each asks for."""
+    from qagen.generate.forms import forms
+
+    out = []
+    for kind, templates in (forms(language).get("cloze") or {}).items():
+        for template in [templates] if isinstance(templates, str) else templates:
+            pattern = (
+                re.escape(template).replace(r"\{about\}", "(?P<about>.+?)").replace(r"\{blanked\}", "(?P<blanked>.+)")
+            )
+            out.append((re.compile(f"^{pattern}$"), kind))
+    return tuple(out)
+
+
 def factoid_claim(item: Item, false_value: str) -> Claim | None:
     """The false-premise question of a factoid: in one of qagen's frames, the noun phrase it asks for is
     said to be the wrong value; in any other wording, the wrong value is offered after the question."""
     if item.type != "factoid" or not item.entity:
         return None
+    code = item.language.split("-")[0]
+    if code != "en":
+        wording = _premise_forms(code)
+        question = item.question.strip()
+        if wording is None or not question.endswith("?") or "\n" in question:
+            return None
+        told = wording["told"].format(question=question, false=false_value)
+        answer = wording["told_answer"].format(true=item.entity, false=false_value)
+        return Claim(told, answer, false_value, item.entity, item.entity_kind)
     framed = _framed(item)
     if framed is not None:
         lead, np = framed
@@ -120,6 +155,9 @@ def cloze_claim(item: Item, false_value: str) -> Claim | None:
     """The false-premise question of a fill-in-the-blank MCQ: the statement with a distractor in the gap."""
     if item.type != "mcq" or not item.options or item.answer_index is None:
         return None
+    code = item.language.split("-")[0]
+    if code != "en":
+        return _cloze_claim_in(item, false_value, code)
     for frame in _CLOZE_FRAMES:
         m = frame.match(item.question)
         if m is None or m.group("blanked").count("____") != 1:
@@ -130,6 +168,24 @@ def cloze_claim(item: Item, false_value: str) -> Claim | None:
         question = f'Is this right about {m.group("about")}: "{wrong}"?'
         answer = f'No: {true_value}, not {false_value}. The source says: "{right}"'
         return Claim(question, answer, false_value, true_value, "command" if "command" in m.group("word") else None)
+    return None
+
+
+def _cloze_claim_in(item: Item, false_value: str, code: str) -> Claim | None:
+    """:func:`cloze_claim` in another language: its cloze frames and its false-premise wording."""
+    wording = _premise_forms(code)
+    if wording is None or not item.options or item.answer_index is None:
+        return None
+    for frame, kind in _cloze_frames(code):
+        m = frame.match(item.question)
+        if m is None or m.group("blanked").count("____") != 1:
+            continue
+        true_value = item.options[item.answer_index]
+        wrong = m.group("blanked").replace("____", false_value)
+        right = m.group("blanked").replace("____", true_value)
+        question = wording["cloze"].format(about=m.group("about"), wrong=wrong)
+        answer = wording["cloze_answer"].format(true=true_value, false=false_value, right=right)
+        return Claim(question, answer, false_value, true_value, "command" if kind == "command" else None)
     return None
 
 
@@ -161,10 +217,11 @@ def make_false_premises(
     values: Mapping[str, Sequence[tuple[str, str, str, str]]],
     seed: int = 0,
 ) -> tuple[list[Item], list[tuple[Item, str]]]:
-    """False-premise variants of accepted English factoids and cloze MCQs, as many as ``share`` asks for.
+    """False-premise variants of accepted factoids and cloze MCQs, as many as ``share`` asks for.
 
     Args:
-        items: Accepted items; natural English factoids and MCQs are the originals.
+        items: Accepted items; natural factoids and MCQs are the originals (in English, or a language
+            with false-premise forms).
         share: Asked share of false premises among factoid and MCQ items (originals and variants).
         sections: Sections by id (the sources).
         values: Per entity kind, ``(doc_id, text, normalised, around)`` of every value of that kind in
@@ -211,8 +268,9 @@ def make_false_premises(
 def _claim(
     item: Item, values: Mapping[str, Sequence[tuple[str, str, str, str]]], source_text: str, seed: int
 ) -> tuple[Claim | None, str]:
-    if item.language.split("-")[0] != "en":
-        return None, "false premises are made offline in English only"
+    code = item.language.split("-")[0]
+    if code != "en" and _premise_forms(code) is None:
+        return None, f"no false-premise wording in {code} (premise in qagen/generate/forms/{code}.json)"
     said: set[str] | None = None
     if item.type == "factoid":
         pool = values.get(item.entity_kind or "", ())

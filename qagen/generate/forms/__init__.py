@@ -5,7 +5,9 @@ Each file may hold ``heading`` (a question about a section heading: ``{heading}`
 headings), ``kinds`` (an English "X package" / "X class" subject said in the language:
 ``{name}``), ``cloze`` (a fill-in-the-blank question per term kind: ``{about}``,
 ``{blanked}``; a list of wordings is taken one per sentence), ``factoid`` (a question per entity
-kind: ``{topic}``) and ``contractions``
+kind: ``{topic}``), ``premise`` (a false premise asked back: ``cloze`` with ``{about}``, ``{wrong}``;
+``cloze_answer`` with ``{true}``, ``{false}``, ``{right}``; ``told`` after a factoid question with
+``{question}``, ``{false}``; ``told_answer``) and ``contractions``
 (preposition + article pairs the language joins: "su il" -> "sul"). English is written in
 code (its rules rephrase headings and sentences); any other language gets what its file has.
 Adding a language is adding a file.
