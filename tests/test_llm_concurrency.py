@@ -54,6 +54,33 @@ def test_in_flight_never_exceeds_max_concurrency():
         assert srv.max_in_flight <= 3 and srv.count() == 30
 
 
+def test_a_backend_that_serves_one_at_a_time_gets_one_at_a_time():
+    # the in-process llama.cpp backend declares max_concurrency = 1: with llm.max_concurrency = 8 the
+    # other seven requests used to wait in its queue while their time limit ran, and were retried
+    import asyncio
+
+    from qagen.llm.base import Completion, Usage
+
+    class OneAtATime:
+        id = "test:one-at-a-time"
+        model = "one-at-a-time"
+        max_concurrency = 1
+
+        def __init__(self) -> None:
+            self.in_flight = self.most = 0
+
+        async def complete(self, request):
+            self.in_flight += 1
+            self.most = max(self.most, self.in_flight)
+            await asyncio.sleep(0.005)
+            self.in_flight -= 1
+            return Completion(text="ok", usage=Usage(1, 1), model=self.model)
+
+    backend = OneAtATime()
+    results = LLMEngine(backend, fast_config(max_concurrency=8)).run(requests(12))
+    assert all(r.ok for r in results) and backend.most == 1
+
+
 class RecordingPacer(Pacer):
     """The engine's own pacer, noting when each request was let go."""
 

@@ -92,7 +92,12 @@ class BadRequestLLMError(LLMError):
 
 @runtime_checkable
 class LLM(Protocol):
-    """A chat model. ``id`` names backend and model and is part of every cache key."""
+    """A chat model. ``id`` names backend and model and is part of every cache key.
+
+    A backend may also set ``max_concurrency``: the requests it can serve at once (an in-process
+    model serves one); the engine then keeps no more than that in flight, whatever
+    ``llm.max_concurrency`` says, so requests never wait out their time limit in its queue.
+    """
 
     id: str
     model: str

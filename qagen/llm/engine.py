@@ -262,7 +262,10 @@ class LLMEngine:
         return pending
 
     async def _execute(self, run: _Run, pending: deque[int]) -> None:
-        n_workers = min(self.config.max_concurrency, len(pending))
+        # a backend that serves fewer at once (an in-process model: one) says so; more in flight
+        # would only wait in its queue while their time limit runs
+        limit = getattr(self.llm, "max_concurrency", None) or self.config.max_concurrency
+        n_workers = min(self.config.max_concurrency, limit, len(pending))
         tasks = [asyncio.create_task(self._worker(run, pending)) for _ in range(n_workers)]
         if not tasks:
             return
