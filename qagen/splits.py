@@ -422,20 +422,35 @@ def _candidate_pages(probes: list[str], texts: list[str], k: int) -> tuple[list[
     """Indices of the ``k`` pages sharing the most words with each probe (words weighted by
     inverse page frequency, so "the" counts little), and those weights."""
     import numpy as np
-    from sklearn.feature_extraction.text import CountVectorizer
 
-    vec = CountVectorizer(tokenizer=tokenize, lowercase=False, token_pattern=None, binary=True, dtype=np.float32)
+    vec = _word_vectorizer()
     page_matrix = vec.fit_transform(texts)
     df = np.asarray(page_matrix.sum(axis=0)).ravel()
     idf = np.log((1 + len(texts)) / (1 + df)) + 1.0
-    probe_matrix = vec.transform(probes).multiply(idf).tocsr()
-    page_matrix = page_matrix.T.tocsc()
-    k = min(k, len(texts))
-    out: list[list[int]] = []
-    for start in range(0, len(probes), 256):
-        overlap = (probe_matrix[start : start + 256] @ page_matrix).toarray()
-        out += np.argsort(-overlap, axis=1, kind="stable")[:, :k].tolist()
+    out = [order.tolist() for _, order in _top_overlaps(vec, idf, probes, page_matrix, min(k, len(texts)))]
     return out, dict(zip(vec.get_feature_names_out().tolist(), idf.tolist(), strict=True))
+
+
+def _word_vectorizer(vocabulary: list[str] | None = None) -> Any:
+    """Which pages hold which words (ROUGE's tokens), in a vocabulary of its own or the one given."""
+    import numpy as np
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    return CountVectorizer(
+        tokenizer=tokenize, lowercase=False, token_pattern=None, binary=True, dtype=np.float32, vocabulary=vocabulary
+    )
+
+
+def _top_overlaps(vec: Any, idf: Any, probes: list[str], page_matrix: Any, k: int) -> Any:
+    """Per probe: its weighted word overlap with each page (pages x words in ``page_matrix``) and the
+    ``k`` pages with the most, ties to the first page; 256 probes at a time."""
+    import numpy as np
+
+    probe_matrix = vec.transform(probes).multiply(idf).tocsr()
+    by_word = page_matrix.T.tocsc()
+    for start in range(0, len(probes), 256):
+        overlap = (probe_matrix[start : start + 256] @ by_word).toarray()
+        yield from zip(overlap, np.argsort(-overlap, axis=1, kind="stable")[:, :k], strict=True)
 
 
 class ChunkMap(Protocol):
@@ -488,19 +503,10 @@ def chunk_candidates(
     """Per probe, the ``k`` pages of one chunk sharing the most weighted words with it, as (overlap,
     page index in the whole list) (a task of :func:`_candidate_pages_chunked`)."""
     import numpy as np
-    from sklearn.feature_extraction.text import CountVectorizer
 
-    vec = CountVectorizer(
-        tokenizer=tokenize, lowercase=False, token_pattern=None, binary=True, dtype=np.float32, vocabulary=vocabulary
-    )
-    page_matrix = vec.transform(texts).T.tocsc()
-    probe_matrix = vec.transform(probes).multiply(np.asarray(idf)).tocsr()
-    out: list[list[tuple[float, int]]] = []
-    for start in range(0, len(probes), 256):
-        overlap = (probe_matrix[start : start + 256] @ page_matrix).toarray()
-        order = np.argsort(-overlap, axis=1, kind="stable")[:, :k]
-        out += [[(float(row[j]), offset + int(j)) for j in idx] for row, idx in zip(overlap, order, strict=True)]
-    return out
+    vec = _word_vectorizer(vocabulary)
+    best = _top_overlaps(vec, np.asarray(idf), probes, vec.transform(texts), k)
+    return [[(float(row[j]), offset + int(j)) for j in order] for row, order in best]
 
 
 def _add_similarity(

@@ -173,17 +173,10 @@ def test_the_leakage_search_on_the_cluster_finds_the_local_candidates(cluster):
     # measures as the search here, to the bit
     from qagen.config import SplitsConfig
     from qagen.ingest.ray_executor import RayChunks
-    from qagen.records import FoldAssignment, Page, Section
     from qagen.splits import build_splits
-    from tests.support.score_data import ITEMS, PAGES, TEXTS
+    from tests.support.score_data import ITEMS, corpus
 
-    sections = {sid: Section(sid, sid[:2], f"{sid[:2]}.pdf", "Heading", text, 1, 1, 0) for sid, text in TEXTS.items()}
-    pages = [Page(pid, pid[:2], tuple(sids), "\n\n".join(TEXTS[s] for s in sids), 50) for pid, sids in PAGES.items()]
-    assignments = [
-        FoldAssignment(sid, 0, pid, "kept", 1 if pid.startswith("d1") else 2, "validation")
-        for pid, sids in PAGES.items()
-        for sid in sids
-    ]
+    sections, pages, assignments = corpus()
 
     class Counted(RayChunks):
         tasks = 0

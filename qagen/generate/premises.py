@@ -89,18 +89,31 @@ def plan_false(n_eligible: int, share: float) -> int:
     return min(n_eligible, round(share / (1 - share) * n_eligible))
 
 
+# English's false-premise wording (its factoid frames above are its own); another language's is ``premise``
+# in its forms file, the same four strings.
+_PREMISE_EN = {
+    "cloze": 'Is this right about {about}: "{wrong}"?',
+    "cloze_answer": 'No: {true}, not {false}. The source says: "{right}"',
+    "told": "{question} I was told it is {false}. Is that right?",
+    "told_answer": "No: {true}, not {false}.",
+}
+
+
 def _premise_forms(language: str) -> dict[str, str] | None:
-    """The false-premise wording of ``language``'s offline forms (``premise`` in ``forms/<code>.json``)."""
+    """The false-premise wording of ``language`` (``premise`` in ``forms/<code>.json``; English's here)."""
     from qagen.generate.forms import forms
 
-    return forms(language).get("premise") or None
+    return _PREMISE_EN if language == "en" else forms(language).get("premise") or None
 
 
 @functools.lru_cache(maxsize=16)
 def _cloze_frames(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    """``language``'s cloze questions as patterns (groups ``about`` and ``blanked``), with the kind each asks for."""
+    """``language``'s cloze questions as patterns (groups ``about`` and ``blanked``), with the kind each asks
+    for (English's, "": its ``word`` group says)."""
     from qagen.generate.forms import forms
 
+    if language == "en":
+        return tuple((frame, "") for frame in _CLOZE_FRAMES)
     out = []
     for kind, templates in (forms(language).get("cloze") or {}).items():
         for template in [templates] if isinstance(templates, str) else templates:
@@ -112,20 +125,15 @@ def _cloze_frames(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
 
 
 def factoid_claim(item: Item, false_value: str) -> Claim | None:
-    """The false-premise question of a factoid: in one of qagen's frames, the noun phrase it asks for is
-    said to be the wrong value; in any other wording, the wrong value is offered after the question."""
+    """The false-premise question of a factoid: in one of qagen's English frames, the noun phrase it asks
+    for is said to be the wrong value; in any other wording, the wrong value is offered after the question."""
     if item.type != "factoid" or not item.entity:
         return None
     code = item.language.split("-")[0]
-    if code != "en":
-        wording = _premise_forms(code)
-        question = item.question.strip()
-        if wording is None or not question.endswith("?") or "\n" in question:
-            return None
-        told = wording["told"].format(question=question, false=false_value)
-        answer = wording["told_answer"].format(true=item.entity, false=false_value)
-        return Claim(told, answer, false_value, item.entity, item.entity_kind)
-    framed = _framed(item)
+    wording = _premise_forms(code)
+    if wording is None:
+        return None
+    framed = _framed(item) if code == "en" else None
     if framed is not None:
         lead, np = framed
         np = np + "," if ", who " in np else np  # "the e-mail address of R Schlicht, who wrote microtype,"
@@ -134,9 +142,10 @@ def factoid_claim(item: Item, false_value: str) -> Claim | None:
         return Claim(told, answer, false_value, item.entity, item.entity_kind)
     question = item.question.strip()
     if question.endswith("?") and "\n" not in question:
-        # another wording (an LLM's own): the question as asked, then the wrong value offered
-        told = f"{question} I was told it is {false_value}. Is that right?"
-        return Claim(told, f"No: {item.entity}, not {false_value}.", false_value, item.entity, item.entity_kind)
+        # another wording (an LLM's own, or another language's): the question as asked, then the wrong value offered
+        told = wording["told"].format(question=question, false=false_value)
+        answer = wording["told_answer"].format(true=item.entity, false=false_value)
+        return Claim(told, answer, false_value, item.entity, item.entity_kind)
     return None
 
 
@@ -152,29 +161,13 @@ def _framed(item: Item) -> tuple[str, str] | None:
 
 
 def cloze_claim(item: Item, false_value: str) -> Claim | None:
-    """The false-premise question of a fill-in-the-blank MCQ: the statement with a distractor in the gap."""
+    """The false-premise question of a fill-in-the-blank MCQ: the statement with a distractor in the gap, in the
+    question's language (its cloze frames and its false-premise wording)."""
     if item.type != "mcq" or not item.options or item.answer_index is None:
         return None
     code = item.language.split("-")[0]
-    if code != "en":
-        return _cloze_claim_in(item, false_value, code)
-    for frame in _CLOZE_FRAMES:
-        m = frame.match(item.question)
-        if m is None or m.group("blanked").count("____") != 1:
-            continue
-        true_value = item.options[item.answer_index]
-        wrong = m.group("blanked").replace("____", false_value)
-        right = m.group("blanked").replace("____", true_value)
-        question = f'Is this right about {m.group("about")}: "{wrong}"?'
-        answer = f'No: {true_value}, not {false_value}. The source says: "{right}"'
-        return Claim(question, answer, false_value, true_value, "command" if "command" in m.group("word") else None)
-    return None
-
-
-def _cloze_claim_in(item: Item, false_value: str, code: str) -> Claim | None:
-    """:func:`cloze_claim` in another language: its cloze frames and its false-premise wording."""
     wording = _premise_forms(code)
-    if wording is None or not item.options or item.answer_index is None:
+    if wording is None:
         return None
     for frame, kind in _cloze_frames(code):
         m = frame.match(item.question)
@@ -185,7 +178,8 @@ def _cloze_claim_in(item: Item, false_value: str, code: str) -> Claim | None:
         right = m.group("blanked").replace("____", true_value)
         question = wording["cloze"].format(about=m.group("about"), wrong=wrong)
         answer = wording["cloze_answer"].format(true=true_value, false=false_value, right=right)
-        return Claim(question, answer, false_value, true_value, "command" if kind == "command" else None)
+        command = "command" in (kind or m.group("word"))
+        return Claim(question, answer, false_value, true_value, "command" if command else None)
     return None
 
 
@@ -269,7 +263,7 @@ def _claim(
     item: Item, values: Mapping[str, Sequence[tuple[str, str, str, str]]], source_text: str, seed: int
 ) -> tuple[Claim | None, str]:
     code = item.language.split("-")[0]
-    if code != "en" and _premise_forms(code) is None:
+    if _premise_forms(code) is None:
         return None, f"no false-premise wording in {code} (premise in qagen/generate/forms/{code}.json)"
     said: set[str] | None = None
     if item.type == "factoid":

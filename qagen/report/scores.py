@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from qagen.score.results import at_path
+
 # The research's reported values (shares in 0-1) and which way is better: Twente Table 3, Leadinfo thesis.
 PAPER = {
     "answered_in_fold": ((0.57, 0.62), "Twente, Table 3: 57–62%", +1),
@@ -25,38 +27,32 @@ BREAKDOWN_TITLES = (
 )
 
 
-def _get(block: Any, *path: str) -> Any:
-    for p in path:
-        block = block.get(p) if isinstance(block, dict) else None
-    return block
-
-
 def score_row(name: str, block: dict[str, Any], k: int, min_n: int = 0) -> dict[str, Any]:
     """One table row: the headline metrics of an aggregate block (shares in 0-1, None when undefined);
     ``n_*``, ``ci_*`` and ``small_*`` say how many questions a share rests on, its 95 % interval,
     and whether they are fewer than ``min_n`` (shown greyed)."""
-    n_in, n_out = _get(block, "answerable", "n"), _get(block, "unanswerable", "n")
+    n_in, n_out = at_path(block, "answerable", "n"), at_path(block, "unanswerable", "n")
     return {
         "name": name,
         "n_in": n_in,
         "n_out": n_out,
-        "ci_in": _get(block, "answerable", "answered_ci"),
-        "ci_out": _get(block, "unanswerable", "answered_ci"),
+        "ci_in": at_path(block, "answerable", "answered_ci"),
+        "ci_out": at_path(block, "unanswerable", "answered_ci"),
         "small_in": isinstance(n_in, int) and n_in < min_n,
         "small_out": isinstance(n_out, int) and n_out < min_n,
-        "crag": _get(block, "crag", "score"),
+        "crag": at_path(block, "crag", "score"),
         "answers": block.get("answers"),
-        "answered_in_fold": _get(block, "answerable", "answered_share"),
-        "answered_out_of_fold": _get(block, "unanswerable", "answered_share"),
-        "precision": _get(block, "unanswerable_detection", "precision"),
-        "recall": _get(block, "unanswerable_detection", "recall"),
-        "f1": _get(block, "unanswerable_detection", "f1"),
-        "rouge_l": _get(block, "answer_quality", "rougeL"),
-        "bleu": _get(block, "answer_quality", "bleu"),
-        "factoid": _get(block, "factoid", "accuracy"),
-        "recall_k": _get(block, "retrieval", f"recall@{k}"),
-        "mcq_judge": _get(block, "mcq", "judge", "accuracy"),
-        "mcq_embedding": _get(block, "mcq", "embedding", "accuracy"),
+        "answered_in_fold": at_path(block, "answerable", "answered_share"),
+        "answered_out_of_fold": at_path(block, "unanswerable", "answered_share"),
+        "precision": at_path(block, "unanswerable_detection", "precision"),
+        "recall": at_path(block, "unanswerable_detection", "recall"),
+        "f1": at_path(block, "unanswerable_detection", "f1"),
+        "rouge_l": at_path(block, "answer_quality", "rougeL"),
+        "bleu": at_path(block, "answer_quality", "bleu"),
+        "factoid": at_path(block, "factoid", "accuracy"),
+        "recall_k": at_path(block, "retrieval", f"recall@{k}"),
+        "mcq_judge": at_path(block, "mcq", "judge", "accuracy"),
+        "mcq_embedding": at_path(block, "mcq", "embedding", "accuracy"),
     }
 
 
@@ -94,9 +90,9 @@ def scores_view(scores: dict[str, Any] | None, crosseval: dict[str, Any] | None 
     rows_problem = (scores.get("rows_file") or {}).get("problem")
     if rows_problem:
         warnings.insert(0, f"The per-answer rows do not match these scores: {rows_problem}.")
-    ks = _get(scores, "settings", "recall_k") or [5]
+    ks = at_path(scores, "settings", "recall_k") or [5]
     k = ks[-1]
-    min_n = _get(scores, "settings", "min_n") or 0
+    min_n = at_path(scores, "settings", "min_n") or 0
     overall = score_row("overall", scores["overall"], k, min_n)
     breakdowns = []
     for key, title in BREAKDOWN_TITLES:
@@ -111,13 +107,13 @@ def scores_view(scores: dict[str, Any] | None, crosseval: dict[str, Any] | None 
     return {
         "k": k,
         "judge": scores.get("judge") or {},
-        "refusal_by": _get(scores, "refusal", "decided_by"),
+        "refusal_by": at_path(scores, "refusal", "decided_by"),
         "answers_file": scores.get("answers_file"),
         "coverage": scores.get("coverage") or {},
         "warnings": warnings,
         "overall": overall,
         "verdicts": {key: _verdict(key, overall.get(key)) for key in PAPER},
-        "detection": _get(scores, "overall", "unanswerable_detection") or {},
+        "detection": at_path(scores, "overall", "unanswerable_detection") or {},
         "iterations": [score_row(n, b, k, min_n) for n, b in (scores.get("by_iteration") or {}).items()],
         "headline": scores.get("headline"),
         "min_n": min_n,
@@ -150,12 +146,12 @@ def measures(scores: dict[str, Any], k: int, min_n: int) -> list[dict[str, Any]]
     add("BERTScore-style F1 (answered)", quality.get("bertscore_f1_answered"), n_answered,
         quality.get("bertscore_f1_ci"), "Twente Table 5; greedy word-piece matching, local model")  # fmt: skip
     for key, name in (("context_precision", "Context precision"), ("context_recall", "Context recall")):
-        add(f"{name}@{k} (TF-IDF ≥ {_get(scores, 'settings', 'context_tfidf_threshold')})",
+        add(f"{name}@{k} (TF-IDF ≥ {at_path(scores, 'settings', 'context_tfidf_threshold')})",
             retrieval.get(f"{key}@{k}_tfidf"), retrieval.get("n"), retrieval.get(f"{key}@{k}_tfidf_ci"),
             "education-chatbot metrics sheet")  # fmt: skip
     for key, g in (overall.get("grades") or {}).items():
         add(f"Grade: {key.replace('_', ' ')} (1–5)", g.get("mean"), g.get("n"), g.get("ci"),
-            f"LLM grader {_get(scores, 'judge', 'grader')}; Leadinfo thesis rubric", 2)  # fmt: skip
+            f"LLM grader {at_path(scores, 'judge', 'grader')}; Leadinfo thesis rubric", 2)  # fmt: skip
     fp = overall.get("false_premise")
     if fp:
         add("False premises corrected", fp.get("corrected_share"), fp.get("n"), fp.get("corrected_ci"),

@@ -14,6 +14,12 @@ from typing import Any
 from qagen.score.metrics import Row
 from qagen.score.stats import paired_difference
 
+
+def _where_given(key: str) -> tuple[Callable[[Row], bool], Callable[[Row], float | None]]:
+    """A row value compared where the row has it."""
+    return (lambda r: r.get(key) is not None), (lambda r: r.get(key))
+
+
 # metric -> (rows it is defined on, the per-question value); higher is better except where said
 METRICS: dict[str, tuple[Callable[[Row], bool], Callable[[Row], float | None]]] = {
     "answered_in_fold": (lambda r: r["role"] == "answerable", lambda r: float(not r["declined"])),
@@ -27,12 +33,7 @@ METRICS: dict[str, tuple[Callable[[Row], bool], Callable[[Row], float | None]]] 
     "mcq_judge_correct": (lambda r: "mcq_judge_correct" in r, lambda r: float(bool(r.get("mcq_judge_correct")))),
     # where both answered: the meaning kept (semantic similarity, BERTScore-style F1), the metrics sheet's
     # context precision (TF-IDF)
-    "semantic": (lambda r: r.get("semantic") is not None, lambda r: r.get("semantic")),
-    "bertscore_f1": (lambda r: r.get("bertscore_f1") is not None, lambda r: r.get("bertscore_f1")),
-    "context_precision_tfidf": (
-        lambda r: r.get("context_precision_tfidf") is not None,
-        lambda r: r.get("context_precision_tfidf"),
-    ),
+    **{key: _where_given(key) for key in ("semantic", "bertscore_f1", "context_precision_tfidf")},
     "premise_corrected": (
         lambda r: r.get("premise_corrected") is not None,
         lambda r: None if r.get("premise_corrected") is None else float(r["premise_corrected"]),

@@ -139,12 +139,12 @@ def _grades(rows: list[Row], matched: Matched, grader: Any) -> int:
     (those answers stay ungraded)."""
     from qagen.score.judge import GradeCase
 
-    todo = [i for i, (_, q, _) in enumerate(matched.pairs) if q.answerable and not rows[i]["declined"]]
+    todo, answers, references = _answered(rows, matched)
     cases = []
-    for i in todo:
+    for i, answer, reference in zip(todo, answers, references, strict=True):
         it, q, a = matched.pairs[i]
         contexts = tuple(it.page_texts[p] for p in (a.retrieved_page_ids or ()) if p in it.page_texts)
-        cases.append(GradeCase(q.item.question, _reference(q), a.answer, contexts))
+        cases.append(GradeCase(q.item.question, reference, answer, contexts))
     verdicts = grader.grade(cases) if cases else []
     for i, verdict in zip(todo, verdicts, strict=True):
         if verdict is None:
@@ -186,11 +186,7 @@ def _bertscore(rows: list[Row], matched: Matched, embedder: Any) -> str | None:
     model = token_embedder(embedder)
     if model is None:
         return None
-    todo = [
-        i for i, (_, q, a) in enumerate(matched.pairs) if q.answerable and not rows[i]["declined"] and a.answer.strip()
-    ]
-    answers = [matched.pairs[i][2].answer for i in todo]
-    references = [_reference(matched.pairs[i][1]) for i in todo]
+    todo, answers, references = _answered(rows, matched)
     for i, value in zip(todo, bertscore(model, answers, references) if todo else [], strict=True):
         if value is not None:
             rows[i]["bertscore_f1"] = round(value, DIGITS)
@@ -219,14 +215,19 @@ def _context_tfidf(rows: list[Row], matched: Matched, k: int, threshold: float) 
             sources = [row_of[p] for p in q.item.source.page_ids if p in row_of]
             if not first or not sources:
                 continue
-            got = [row_of.get(p) for p in first]
-            known = [g for g in got if g is not None]
-            sims = (matrix[known] @ matrix[sources].T).toarray() if known else None
-            hits = {n: bool(sims[m].max() >= threshold) for m, n in enumerate(known)} if sims is not None else {}
-            relevant = sum(hits.get(g, False) for g in got if g is not None)
-            covered = int((sims.max(axis=0) >= threshold).sum()) if sims is not None else 0
+            known = [row_of[p] for p in first if p in row_of]  # a page outside the corpus is no context
+            close = (matrix[known] @ matrix[sources].T).toarray() >= threshold if known else None
+            relevant = int(close.any(axis=1).sum()) if close is not None else 0
+            covered = int(close.any(axis=0).sum()) if close is not None else 0
             rows[i]["context_precision_tfidf"] = round(relevant / len(first), DIGITS)
             rows[i]["context_recall_tfidf"] = round(covered / len(sources), DIGITS)
+
+
+def _answered(rows: list[Row], matched: Matched) -> tuple[list[int], list[str], list[str]]:
+    """The answerable questions answered (not declined: never an empty answer): their rows, answers and
+    reference answers."""
+    todo = [i for i, (_, q, _) in enumerate(matched.pairs) if q.answerable and not rows[i]["declined"]]
+    return todo, [matched.pairs[i][2].answer for i in todo], [_reference(matched.pairs[i][1]) for i in todo]
 
 
 def _semantic(rows: list[Row], matched: Matched, embedder: Any) -> str:
@@ -234,11 +235,9 @@ def _semantic(rows: list[Row], matched: Matched, embedder: Any) -> str:
     baseline judge's embedder (MiniLM by default): the meaning kept where ROUGE counts words."""
     import numpy as np
 
-    todo = [i for i, (_, q, _) in enumerate(matched.pairs) if q.answerable and not rows[i]["declined"]]
+    todo, answers, references = _answered(rows, matched)
     if not todo:
         return str(getattr(embedder, "id", type(embedder).__name__))
-    answers = [matched.pairs[i][2].answer for i in todo]
-    references = [_reference(matched.pairs[i][1]) for i in todo]
     texts = list(dict.fromkeys(answers + references))
     if hasattr(embedder, "fit") and not getattr(embedder, "fitted", True):
         embedder.fit(texts)

@@ -33,8 +33,6 @@ from qagen.score.answers import ScoreError
 
 LETTERS = "ABCDEFGH"
 
-# The prompts are files in prompts/ (judge_mcq.md, judge_refusal.md, judge_grade.md, judge_premise.md),
-# read by scoring only: no build's fingerprint covers them, so editing one never invalidates a build.
 GRADE_CONTEXT_CHARS = 1500  # per passage shown to the grader
 GRADE_SCALES = ("correctness", "completeness", "relevance", "faithfulness", "context_relevance")
 Grade = Literal[1, 2, 3, 4, 5]
@@ -177,9 +175,7 @@ class LLMJudge:
 
     def premise(self, cases: Sequence[PremiseCase]) -> list[bool | None]:
         """Per answer to a false-premise question: True when it corrects the premise; None when the request failed."""
-        requests = [
-            self._request("judge_premise", dataclasses.asdict(c), "premise") for c in cases
-        ]  # fmt: skip
+        requests = [self._request("judge_premise", dataclasses.asdict(c), "premise") for c in cases]
         results = self.engine.run(requests, response_model=PremiseVerdict)
         return [bool(r.value.corrected) if r.ok and r.value is not None else None for r in results]
 

@@ -97,7 +97,7 @@ def headline(scores: dict[str, Any], rows: list[Row]) -> dict[str, Any] | None:
     iterations = [b for it, b in scores["by_iteration"].items() if it in in_set]
 
     def mean(*path: str) -> float | None:
-        values = [v for v in (_at(b, *path) for b in iterations) if v is not None]
+        values = [v for v in (at_path(b, *path) for b in iterations) if v is not None]
         return round(sum(values) / len(values), 4) if values else None
 
     return {
@@ -114,7 +114,7 @@ def headline(scores: dict[str, Any], rows: list[Row]) -> dict[str, Any] | None:
     }
 
 
-def _at(block: Any, *path: str) -> Any:
+def at_path(block: Any, *path: str) -> Any:
     """``block[path[0]][path[1]]...``, None where a level is missing."""
     for key in path:
         block = block.get(key) if isinstance(block, dict) else None
@@ -289,7 +289,7 @@ def _headline(block: dict[str, Any], k: int, min_n: int = 0) -> tuple[str, ...]:
         return text + "*" if v is not None and isinstance(n, int) and n < min_n else text
 
     def get(*path: str) -> Any:
-        return _at(block, *path)
+        return at_path(block, *path)
 
     bleu = get("answer_quality", "bleu")
     rouge = get("answer_quality", "rougeL")

@@ -99,9 +99,8 @@ class BagOfWords:
         return normalize_rows(out)
 
 
-def make_out(root: Path, items: list[Item] | None = None) -> Path:
-    """A qagen output folder holding only what scoring reads: crosseval.json, splits/, topics.json
-    (``items``: other items than :data:`ITEMS`)."""
+def corpus() -> tuple[dict[str, Section], list[Page], list[FoldAssignment]]:
+    """The sections, pages and fold assignments of :data:`TEXTS` (d1 in fold 1, d2 in fold 2), for build_splits."""
     sections = {sid: Section(sid, sid[:2], f"{sid[:2]}.pdf", "Heading", text, 1, 1, 0) for sid, text in TEXTS.items()}
     pages = [Page(pid, pid[:2], tuple(sids), "\n\n".join(TEXTS[s] for s in sids), 50) for pid, sids in PAGES.items()]
     assignments = [
@@ -109,6 +108,13 @@ def make_out(root: Path, items: list[Item] | None = None) -> Path:
         for pid, sids in PAGES.items()
         for sid in sids
     ]
+    return sections, pages, assignments
+
+
+def make_out(root: Path, items: list[Item] | None = None) -> Path:
+    """A qagen output folder holding only what scoring reads: crosseval.json, splits/, topics.json
+    (``items``: other items than :data:`ITEMS`)."""
+    sections, pages, assignments = corpus()
     result = build_splits(ITEMS if items is None else items, pages, assignments, SplitsConfig(), sections=sections)
     assert result.leakage["flagged"] == 0
     write_json(root / "crosseval.json", write_splits(result, root))
