@@ -146,6 +146,12 @@ class TopicsConfig(_Section):
         description="auto: with documents in several languages, cluster each language's sections on their own "
         "(no topic mixes languages; each language gets topics); off: cluster all sections together",
     )
+    leave_out_kinds: list[SectionKind] = Field(
+        default_factory=lambda: ["toc", "index"],
+        description="section kinds kept out of the topic fit (a contents list or an index names every topic "
+        "and is cut differently in every document); each takes the topic of the most similar fitted section "
+        "of its document, so its pages follow that document's fold",
+    )
     save_model: bool = Field(
         False,
         description="save the fitted BERTopic model to OUT/topic_model for inspection (BERTopic.load; "

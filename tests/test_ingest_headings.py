@@ -160,3 +160,40 @@ def test_a_footer_on_a_page_with_nothing_else_is_still_a_footer(tmp_path: Path, 
     pages = [page(n, body=n != 4) for n in range(1, 9)]
     parsed = parse_pdf(draw(tmp_path / "f.pdf", pages), ParseConfig(engine=engine))
     assert "Chapter" not in " ".join(f"{s['heading']} {s['text']}" for s in parsed.sections)
+
+
+def _index_block(groups: list[str]) -> list[Spec]:
+    """An index as doc-package manuals set it: a preamble, then bold letters over 9 pt entries."""
+    out: list[Spec] = [
+        ("Index", "Helvetica-Bold", 14),
+        ("Numbers in italic refer to the page where the entry is described.", "Times-Roman", 10),
+    ]
+    for letter in groups:
+        out += [("", "", 0), (letter, "Times-Bold", 9)]
+        out += [(f"{letter.lower()}clinic . . . . . . . . {n}, {n + 3}", "Times-Roman", 9) for n in (2, 5)]
+    return out
+
+
+def test_an_index_keeps_its_letter_groups_as_headings_of_kind_index(tmp_path: Path, engine: str):
+    # PDF outlines list an index's letter groups; qagen finds them, and every part of the index,
+    # its preamble included, is of kind index (no questions are asked from it).
+    from qagen.ingest.run import _section
+
+    pages = doc([("Opening hours", "Helvetica-Bold", 14), *paragraph()], _index_block(["Symbols", "A", "B", "D"]))
+    parsed = parse_pdf(draw(tmp_path / "index.pdf", pages), ParseConfig(engine=engine))
+    found = [str(s["heading"]) for s in parsed.sections]
+    assert found == ["Clinic Handbook", "Opening hours", "Index", "Symbols", "A", "B", "D"]
+    kinds = [_section("d", "d.pdf", k, s).kind for k, s in enumerate(parsed.sections)]
+    assert kinds == ["prose", "prose", "index", "index", "index", "index", "index"]
+
+
+def test_a_letter_alone_outside_an_index_is_no_heading(tmp_path: Path, engine: str):
+    # Under an option called "index" (hyperref's manual), and under any other heading, a bold
+    # letter is a label, and the section keeps the kind its text gives it.
+    pages = doc(
+        [("index", "Helvetica-Bold", 14), *paragraph()], [("Opening hours", "Helvetica-Bold", 14), *paragraph()]
+    )
+    pages[0] += [("", "", 0), ("A", "Times-Bold", 9), *paragraph()]
+    parsed = parse_pdf(draw(tmp_path / "option.pdf", pages), ParseConfig(engine=engine))
+    assert [str(s["heading"]) for s in parsed.sections] == ["Clinic Handbook", "index", "Opening hours"]
+    assert not any("kind" in s for s in parsed.sections)

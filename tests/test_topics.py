@@ -297,3 +297,31 @@ def test_topic_keywords_leave_out_the_documents_stop_words(language, sentence):
         texts, emb, [f"d{i % 4}" for i in range(24)], config.model_copy(update={"stop_words": "english"})
     )
     assert {w for t in english_only.topics for w in t.keywords} & set(stop[language].split())
+
+
+def test_left_out_sections_take_their_documents_nearest_topic(data, fitted):
+    # An index names every topic: fitted, it would pull topics together. Left out of the fit, each
+    # takes the topic of the most similar fitted section of its own document; the topics are the
+    # ones the content alone gives.
+    texts, emb, docs, themes = data
+    index = " ".join(w for words in THEMES.values() for w in words.split()[:3]) + " and the of with"
+    extra_docs = ["cats-doc0", "space-doc2", "baking-doc1", "orphan-doc"]
+    all_texts = [*texts, *[index] * len(extra_docs)]
+    all_docs = [*docs, *extra_docs]
+    all_emb = TfidfEmbedder(dims=32).embed(all_texts)
+    fit = [True] * len(texts) + [False] * len(extra_docs)
+    result = fit_topics(all_texts, all_emb, all_docs, FAST, seed=0, fit=fit)
+    alone = fit_topics(texts, all_emb[: len(texts)], docs, FAST, seed=0)
+    np.testing.assert_array_equal(result.labels[: len(texts)], alone.labels)
+    assert result.topics == alone.topics and result.metrics["left_out_sections"] == 4
+    theme_topic = {themes[i]: int(alone.labels[i]) for i in range(len(texts))}
+    assert result.labels[len(texts) :].tolist() == [
+        theme_topic["cats"],
+        theme_topic["space"],
+        theme_topic["baking"],
+        -1,
+    ]
+    assert result.reduced.shape == (len(all_texts), 5) and np.isfinite(result.reduced).all()
+    # fewer than 5 sections to fit: all are fitted
+    few = fit_topics(texts, emb, docs, FAST, seed=0, fit=[i < 4 for i in range(len(texts))])
+    np.testing.assert_array_equal(few.labels, fitted.labels)

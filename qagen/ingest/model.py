@@ -47,6 +47,7 @@ class RawSection:
     page_start: int = 0
     page_end: int = 0
     heading_start: int | None = None  # where the heading starts in the source file, if known
+    kind: str | None = None  # set when the layout knows it (an index and its letter groups)
 
 
 @dataclass(slots=True)

@@ -219,7 +219,7 @@ def _section(doc_id: str, rel: str, order: int, s: dict[str, Any]) -> Section:
         order=order,
         char_start=int(s["char_start"]),
         char_end=int(s["char_end"]),
-        kind=classify_section(heading, text),
+        kind=s["kind"] if s.get("kind") else classify_section(heading, text),
     )
 
 

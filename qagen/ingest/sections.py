@@ -39,6 +39,7 @@ def merge_sections(raw: list[RawSection], title: str | None) -> list[RawSection]
             section.heading = _join_headings(pending.heading, section.heading)
             section.page_start = min(p for p in (pending.page_start, section.page_start) if p) or 0
             section.heading_start = pending.heading_start
+            section.kind = section.kind or pending.kind
             pending = None
         if not section.blocks:
             if section.heading:
@@ -102,6 +103,7 @@ def _split(section: RawSection, max_tokens: int) -> list[RawSection]:
             page_start=chunk[0].page if k > 1 else section.page_start,
             page_end=chunk[-1].page,
             heading_start=section.heading_start if k == 1 else None,
+            kind=section.kind,
         )
         for k, chunk in enumerate(chunks, start=1)
     ]
@@ -136,14 +138,15 @@ def _with_offsets(sections: list[RawSection]) -> list[dict[str, object]]:
             first = s.blocks[0].start or 0
             start = min(first, s.heading_start) if s.heading_start is not None else first
             end = max(b.end or 0 for b in s.blocks)
-        out.append(
-            {
-                "heading": s.heading,
-                "text": text,
-                "page_start": s.page_start or (s.blocks[0].page if s.blocks else 0),
-                "page_end": max(s.page_end, s.page_start),
-                "char_start": start,
-                "char_end": end,
-            }
-        )
+        row: dict[str, object] = {
+            "heading": s.heading,
+            "text": text,
+            "page_start": s.page_start or (s.blocks[0].page if s.blocks else 0),
+            "page_end": max(s.page_end, s.page_start),
+            "char_start": start,
+            "char_end": end,
+        }
+        if s.kind:
+            row["kind"] = s.kind
+        out.append(row)
     return out

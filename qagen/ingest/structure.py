@@ -12,7 +12,9 @@ Never headings: table rows, contents entries (page numbers after leaders or a wi
 captions ("Figure 3:"), bold labels that recur ("Example", "Arguments:"), and the author,
 date and subtitle lines centred around the title. Consecutive heading lines in one style form
 one heading, unless they are too long for one: then they are a paragraph set in a large font
-and stay body text. Body lines become blocks: paragraphs (joined across lines, pages and
+and stay body text. Under an index's heading, its letter groups ("Symbols", "A", "B" set apart
+in bold or larger than the entries) are headings too, and every part of that index is of kind
+``index``. Body lines become blocks: paragraphs (joined across lines, pages and
 columns), list items (with their hanging indent), code lines and table rows.
 """
 
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from qagen.config import ParseConfig
 from qagen.ingest.clean import collapse_spaces, join_lines, normalize_chars
 from qagen.ingest.fonts import font_style, is_mono
+from qagen.ingest.kinds import heading_hint
 from qagen.ingest.model import Block, Line, RawSection
 
 _BULLET = re.compile(r"^(?:[•◦▪▫■□●○‣⁃∙·–—*+-]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}[.)])\s")
@@ -84,6 +87,9 @@ def detect_sections(pages: list[list[Line]], config: ParseConfig) -> list[RawSec
         flags[i] = False
     for i in _title_block_extras(lines, flags):
         flags[i] = False
+    in_index = _index_letter_groups(lines, flags, stats, config)
+    for i in in_index:
+        flags[i] = True
     sections: list[RawSection] = [RawSection(heading="")]
     body: list[Line] = []
     i = 0
@@ -98,7 +104,8 @@ def detect_sections(pages: list[list[Line]], config: ParseConfig) -> list[RawSec
             _add_blocks(sections[-1], body, stats)
             body = []
             heading = join_lines(_pieces(ln)[0] for ln in run)
-            sections.append(RawSection(heading=heading, page_start=run[0].page, page_end=run[-1].page))
+            kind = "index" if i in in_index else None
+            sections.append(RawSection(heading=heading, page_start=run[0].page, page_end=run[-1].page, kind=kind))
             notes = [" ".join(_pieces(ln)[1:]) for ln in run]  # e.g. right-aligned notes on a heading line
             sections[-1].blocks += [Block(text=n, page=run[0].page) for n in notes if n]
         else:
@@ -113,6 +120,39 @@ def _repeated_labels(lines: list[Line], flags: list[bool], stats: Stats, config:
     small = [i for i, f in enumerate(flags) if f and lines[i].size < stats.body_size * config.heading_size_ratio]
     counts = Counter(lines[i].text.lower().rstrip(":. ") for i in small)
     return [i for i in small if counts[lines[i].text.lower().rstrip(":. ")] >= 3]
+
+
+# An index's letter groups ("Symbols", "A", "B", ...): a letter alone never reads as a heading
+# elsewhere (a label in a figure), but under an "Index" heading, set apart in bold or larger than
+# the entries, it is one: PDF outlines list them.
+_LETTER_GROUP = re.compile(
+    r"^(?:[A-Z]|[ÄÖÜÅÆØÉÈ]|symbols|numbers|numerals|digits|symbole|zahlen|symboles|simboli|símbolos|symbolen)$",
+    re.IGNORECASE,
+)
+
+
+def _index_letter_groups(lines: list[Line], flags: list[bool], stats: Stats, config: ParseConfig) -> set[int]:
+    """Line indices of index headings and of their letter groups (made headings of kind index)."""
+    out: set[int] = set()
+    i = 0
+    while i < len(lines):
+        if not (flags[i] and heading_hint(lines[i].text) == "index"):
+            i += 1
+            continue
+        head = lines[i]
+        groups: list[int] = []
+        j = i + 1
+        while j < len(lines) and not (flags[j] and lines[j].size >= head.size - 0.3):
+            line = lines[j]
+            entry_size = lines[j + 1].size if j + 1 < len(lines) else line.size
+            set_apart = line.bold or line.size > entry_size + 0.5
+            if _LETTER_GROUP.match(line.text.strip()) and set_apart and _gap_before(lines[j - 1], line, stats, config):
+                groups.append(j)
+            j += 1
+        if len(groups) >= 2:  # an option called "index" has none
+            out.update([i, *groups])
+        i = j
+    return out
 
 
 def _title_block_extras(lines: list[Line], flags: list[bool]) -> list[int]:

@@ -31,6 +31,7 @@ def run(ctx: StageContext) -> StageOutput:
             seed=ctx.config.seed,
             languages=languages,
             groups=groups,
+            fit=[s.kind not in ctx.config.topics.leave_out_kinds for s in sections],
         )
     except ValueError as exc:  # too few sections or topics: a corpus problem, said in one line
         raise BuildError(f"topics: {exc}") from None

@@ -155,6 +155,7 @@ def fit_topics(
     seed: int = 0,
     languages: Sequence[str] = (),
     groups: Sequence[str] | None = None,
+    fit: Sequence[bool] | None = None,
 ) -> TopicResult:
     """Fit BERTopic on precomputed section embeddings and measure the topics' quality.
 
@@ -168,6 +169,10 @@ def fit_topics(
         groups: Optional group per section (its document's language): with two or more groups,
             each is clustered on its own in the shared reduced space, so no topic mixes languages
             and every language gets its own topics (the robustness refit clusters all together).
+        fit: Optional flag per section: only flagged sections are fitted (topics, keywords, metrics);
+            each other one takes the topic and reduced position of the most similar fitted section of
+            its document (cosine of the embeddings), or -1 when its document has no section in a
+            topic. With fewer than 5 flagged sections, all are fitted.
 
     Returns:
         A :class:`TopicResult`.
@@ -176,6 +181,12 @@ def fit_topics(
         ValueError: on mismatched inputs, non-finite embeddings, or fewer than 5 sections.
     """
     embeddings = _check_inputs(texts, embeddings, doc_ids)
+    if fit is not None and not all(fit):
+        mask = np.asarray(fit, dtype=bool)
+        if len(mask) != len(texts):
+            raise ValueError(f"fit must have one flag per section; got {len(mask)} for {len(texts)}")
+        if int(mask.sum()) >= 5:
+            return _fit_part(texts, embeddings, doc_ids, config, seed, languages, groups, mask)
     params = effective_params(embeddings.shape[0], embeddings.shape[1], config)
     clusterer = None
     if groups is not None and len(set(groups)) > 1:
@@ -198,6 +209,43 @@ def fit_topics(
         metrics.update(robustness(embeddings, labels, config, seed, params=params))
     topics = _topics(model, labels, reduced, doc_ids, config.n_keywords)
     return TopicResult(topics, labels, reduced, metrics, {**params, "seed": seed}, model)
+
+
+def _fit_part(
+    texts: Sequence[str],
+    embeddings: np.ndarray,
+    doc_ids: Sequence[str],
+    config: TopicsConfig,
+    seed: int,
+    languages: Sequence[str],
+    groups: Sequence[str] | None,
+    mask: np.ndarray,
+) -> TopicResult:
+    """Fit the flagged sections, then give every other one its nearest fitted neighbour's topic."""
+    idx = np.flatnonzero(mask)
+    part = fit_topics(
+        [texts[i] for i in idx],
+        embeddings[idx],
+        [doc_ids[i] for i in idx],
+        config,
+        seed=seed,
+        languages=languages,
+        groups=None if groups is None else [groups[i] for i in idx],
+    )
+    labels = np.full(len(texts), -1, dtype=np.int64)
+    reduced = np.zeros((len(texts), part.reduced.shape[1]), dtype=np.float32)
+    labels[idx], reduced[idx] = part.labels, part.reduced
+    unit = embeddings / np.maximum(np.linalg.norm(embeddings, axis=1, keepdims=True), 1e-12)
+    docs = np.asarray(doc_ids, dtype=object)
+    fitted_docs = docs[idx]
+    for i in np.flatnonzero(~mask):
+        same = idx[(fitted_docs == docs[i]) & (part.labels >= 0)]
+        pool = same if len(same) else idx  # no topic in its document: an outlier, placed near its nearest
+        j = pool[int(np.argmax(unit[pool] @ unit[i]))]
+        labels[i] = labels[j] if len(same) else -1
+        reduced[i] = reduced[j]
+    metrics = {**part.metrics, "left_out_sections": int((~mask).sum())}
+    return TopicResult(part.topics, labels, reduced, metrics, part.params, part.model)
 
 
 def save_model(result: TopicResult, path: str | Path) -> Path:
