@@ -66,8 +66,21 @@ OTHER = [  # sections of other documents: distractor commands for the cloze
 ]
 
 
+# A second sentence per language: a heading question is answered by a whole section of 40 words or more
+MORE = {
+    "en": "The command works in every column except the last one, where the environment balances the columns.",
+    "nl": "Het commando werkt in elke kolom behalve de laatste, waar de omgeving de kolommen zelf verdeelt.",
+    "de": "Der Befehl wirkt in jeder Spalte außer der letzten, in der die Umgebung die Spalten selbst ausgleicht.",
+    "fr": "La commande fonctionne dans chaque colonne sauf la dernière, où l'environnement équilibre les colonnes.",
+    "es": "La orden funciona en cada columna excepto en la última, donde el entorno equilibra las columnas.",
+    "it": "Il comando funziona in ogni colonna tranne l'ultima, dove l'ambiente bilancia le colonne da solo.",
+    "pt": "O comando funciona em todas as colunas exceto a última, onde o ambiente equilibra as colunas sozinho.",
+}
+
+
 def items_in(language: str) -> list:
     title, heading, prose, contact = DOCS[language]
+    prose = f"{prose} {MORE[language]}"
     sections = [Section("d-0", "d", "d.pdf", heading, f"{prose}\n{contact}", 1, 1, 0)]
     sections += [Section(f"o-{k}", "o", "o.pdf", h, t, 1, 1, k) for k, (h, t) in enumerate(OTHER)]
     docs = [Document("d", "d.pdf", "", "pdf", "ok", title=title), Document("o", "o.pdf", "", "pdf", "ok", title="X")]

@@ -22,7 +22,8 @@ _ABBREVIATIONS = re.compile(
     r"|(?<![\w.])(?-i:[A-Z])\.$",  # an initial: "based on M. Covington's macros"
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9€$£])")
+# A sentence may start with a command name: "\kMassElectron is the mass of an electron."
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9€$£]|\\[A-Za-z])")
 _WORD = re.compile(r"\w+(?:[-'’.]\w+)*", re.UNICODE)
 
 
