@@ -1439,3 +1439,30 @@ def test_what_is_is_not_asked_of_the_documents_own_subject() -> None:
     sentence = "gb4e.sty is a package for formatting linguistic examples in LaTeX documents."
     assert definition_questions(sentence, "the gb4e package") == []
     assert definition_questions(sentence, "the linguex package")
+
+
+def test_round_30_short_docs_cases() -> None:
+    # a cloze cut inside a quotation (lexref), a run-in label as a heading (mathtools), a math accent
+    # read as a letter (yhmath)
+    from qagen.generate.extractive import _unclosed_quote
+    from qagen.generate.phrasing import definition_questions
+
+    assert _unclosed_quote("For example, using \\ZGB{2} will print ’Art.")
+    assert not _unclosed_quote("It prints ‘Art. 2’ in the margin, so don’t use it twice.")
+    assert heading_question("\\right resp.:", "The mathtools package") is None
+    assert (
+        definition_questions("ABCÏ is a triangle, ABC’ is an angle used for wide accents.", "the yhmath package") == []
+    )
+
+
+def test_a_first_heading_much_like_the_title_is_the_title_page() -> None:
+    # "Extending METAPOST to 3D and 4D" over "Extending MP to 3D and 4D": title page, contents, abstract
+    texts = [
+        (
+            "Extending METAPOST to 3D and 4D",
+            " ".join(["Denis Roegel. Contents: 1 Introduction 2 Projections 3 Paths. This paper proposes a way."] * 5),
+        ),
+        ("Projections", " ".join(["A projection maps a point in space to a point on the page plane."] * 5)),
+    ]
+    items = _items_for(texts, "Extending MP to 3D and 4D", ["long_form"])
+    assert not [i for i in items if "extending" in i.question.lower()], [i.question for i in items]

@@ -23,6 +23,8 @@ from qagen.io import sha256_text
 from qagen.language import QUESTION_LANGUAGES, function_words, identify
 from qagen.records import Document, FoldAssignment, Page, Section, Source, Split
 
+TITLE_OVERLAP = 0.6  # share of their words a heading and the title have in common (Jaccard) to be one
+
 
 @dataclass(frozen=True)
 class SectionPlace:
@@ -168,10 +170,26 @@ class GenerationContext:
         return self._by_place.get((section.doc_id, section.order + 1))
 
     def heading_is_title(self, section: Section) -> bool:
-        """Whether the section's own heading is its document's title (as recorded or as used)."""
+        """Whether the section's own heading is its document's title (as recorded or as used).
+
+        At the start of a document, a heading that shares most of its words with the title is the
+        title too ("Extending METAPOST to 3D and 4D" over a document titled "Extending MP to 3D and
+        4D": its section is the title page, its contents and abstract).
+        """
         heading = clean_title(last_heading(section.heading)).casefold()
-        titles = (self.title(section.doc_id), self.title_headings.get(section.doc_id, ""))
-        return bool(heading) and heading in {clean_title(t).casefold() for t in titles}
+        titles = {
+            clean_title(t).casefold() for t in (self.title(section.doc_id), self.title_headings.get(section.doc_id, ""))
+        }
+        if not heading:
+            return False
+        if heading in titles:
+            return True
+        words = set(re.findall(r"\w+", heading))
+        return section.order <= 1 and any(
+            len(words & (other := set(re.findall(r"\w+", t)))) >= TITLE_OVERLAP * len(words | other)
+            for t in titles
+            if t
+        )
 
     def language_of(self, section_id: str) -> str:
         """The language to write in for a section: its document's, else the corpus language.

@@ -906,6 +906,14 @@ def _context_label(heading: str, title: str) -> str:
     return title or heading
 
 
+def _unclosed_quote(sentence: str) -> bool:
+    """A quotation mark that opens (after a space or at the start) and is never closed in the sentence."""
+    opening = [m.end() for m in re.finditer(r"(?:^|(?<=[\s(\[]))[‘’“”\"']", sentence)]
+    if not opening:
+        return False
+    return re.search(r"(?<=[^\s(\[])[‘’“”\"']", sentence[opening[-1] :]) is None
+
+
 def _cloze_question(sentence: str, term: Term, title: str, language: str = "en") -> str | None:
     """A question on ``term`` that names its document's subject: "which ...?" in English where the blank
     allows (``wh_questions.blank_question``), else a fill-in-the-blank over the sentence."""
@@ -920,6 +928,8 @@ def _cloze_question(sentence: str, term: Term, title: str, language: str = "en")
             return None  # a piece from mid-sentence ("respectively. \foo may typeset ...") is no statement
         if clause.rstrip().endswith(","):
             return None  # "Although all commands like ____ discourage page breaks ...,": the sentence goes on
+    if _unclosed_quote(clause):
+        return None  # "For example, using \\ZGB{2} will print ’Art.": the sentence was cut inside a quote
     blanked = clause.replace(term.text, "____", 1).rstrip()
     if re.match(r"____ ?[\[{]", blanked):
         # "____[Color=red]{Verdana} ...", "____ {tree} Makes ...": a usage line, not a statement

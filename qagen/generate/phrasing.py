@@ -328,8 +328,8 @@ def _heading_question(
     With the section's ``body``, a gerund heading becomes a how-to question only when the body
     uses the verb ("Formatting layers" over a text that describes four layers is a topic).
     """
-    if cut_heading(heading):
-        return None
+    if cut_heading(heading) or heading.rstrip().endswith(":"):
+        return None  # ... or a run-in label ("\\right resp.:"): the start of a sentence (0 of 4 verdicts natural)
     heading = clean_heading(heading)
     heading = re.sub(r"\s+", " ", heading).strip().rstrip(".:")
     # ". defaults": a lost number (".Internal and .Primitive" keeps its R names' dots)
@@ -1157,6 +1157,8 @@ def definition_questions(sentence: str, subject: str) -> list[tuple[str, int]]:
     # "What is gb4e.sty?", "What is ReportLab?" asked of the document's own subject: one sentence of it
     # never says what the whole package is (readers: 18 of 31 such verdicts incomplete, rounds 4-30)
     own = m is not None and _names_subject(m.group(1), subject)
+    if m and re.search(r"[A-Z]{2,}[À-ÖØ-Þ]", m.group(1)):
+        m = None  # "ABCÏ is a triangle": a math accent the PDF's font maps to a letter (yhmath), no name
     if m and not own and not re.match(_RESTRICTIVE, m.group(2)) and not re.fullmatch(r"[IVXLC]+", m.group(1)):
         out.append((with_subject(f"What is {m.group(1)}?", subject), 4))
     m = re.match(rf"^(?:The )?{_NAME} (?:command |macro |option |environment |key )?([a-z]+s)\b (.+)$", s)
