@@ -367,3 +367,12 @@ def test_a_website_on_a_contact_page_or_named_by_its_sentence_stays() -> None:
         title="AromaVita Clinic",
     )
     assert asked is not None and "AromaVita" in asked.question
+
+
+def test_an_address_in_a_section_is_not_the_documents_website() -> None:
+    # round 33: "Which website has information about R FAQ?" over a paper on the evolution of S
+    text = "See https://statweb.stanford.edu/~jmc4/papers/96.7.ps for further information on the Evolution of S."
+    assert ask(text, "statweb", heading="3.1 What is S?", title="R FAQ") is None
+    # on a contact page the address is the organisation's
+    asked = ask("Our website is www.aromavita-clinic.com.", "aromavita", heading="Contact us", title="AromaVita Clinic")
+    assert asked is not None and "AromaVita" in asked.question
