@@ -319,9 +319,6 @@ _RELIABLE_SENTENCE_FORM = re.compile(
 )
 
 
-# Fewer words than this above a subsection: the section introduces its subsections, it answers nothing
-
-
 def _opens_subsections(section: Section, following: Section | None) -> bool:
     """A section whose next section is numbered under it ("3.1" then "3.1.1", "Chapter 4" then
     "4.1"): its heading's question is answered by the subsections, not by its opening words.

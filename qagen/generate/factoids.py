@@ -479,24 +479,23 @@ def entity_question(
             return None
         question = with_subject(f"Where can I find {lower_first(to_first_person(what))}?", subject)
         return EntityQuestion(question[:1].upper() + question[1:], sentence, 3.5)
-    if entity.kind == "url" and mode is None and not named and topic not in (subject, "this service"):
-        # "Which website has information about library int: mathematical integers?": the heading is what
-        # the section is about, not what the address holds (pooled rounds 20-23: 1 of 12 verdicts natural);
-        # a contact page's address is the organisation's and stays
-        return None
-    if mode is None and entity.kind == "url" and not _INFO_CUE.search(sentence):
-        # "Results and logs can be seen on http://ci.debian.net", "Bug reports can be opened at ...": what the
-        # address is for is in the sentence, not "information about" the section or document
-        return None
     if (
         entity.kind == "url"
         and mode is None
         and not named
-        and not _CONTACT_HEADINGS.match(clean_heading(last_heading(heading)))
+        and (
+            topic not in (subject, "this service") or not _CONTACT_HEADINGS.match(clean_heading(last_heading(heading)))
+        )
     ):
-        # "Which website has information about R FAQ?" over a paper's address in R FAQ's section on S: outside
-        # a contact page, the document is not what an address in its text holds (readers: 1 of 14 verdicts
-        # natural under the written brief, rounds 17-33)
+        # "Which website has information about library int: mathematical integers?": the heading is what
+        # the section is about, not what the address holds (pooled rounds 20-23: 1 of 12 verdicts natural);
+        # "... about R FAQ?" over a paper's address in R FAQ's section on S: outside a contact page, the
+        # document is not what an address in its text holds either (1 of 14 verdicts natural under the
+        # written brief, rounds 17-33); a contact page's address is the organisation's and stays
+        return None
+    if mode is None and entity.kind == "url" and not _INFO_CUE.search(sentence):
+        # "Results and logs can be seen on http://ci.debian.net", "Bug reports can be opened at ...": what the
+        # address is for is in the sentence, not "information about" the section or document
         return None
     if mode is None and re.match(r"[a-z]", line):
         return None  # "on ctan as pgf: http://...": a footnote's continuation, not a statement about the section

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from qagen.embed.base import normalize_rows
 from qagen.records import Topic
 from qagen.topics.components import build_clusterer, build_reducer, effective_params
 from qagen.topics.metrics import cluster_metrics, robustness
@@ -235,7 +236,7 @@ def _fit_part(
     labels = np.full(len(texts), -1, dtype=np.int64)
     reduced = np.zeros((len(texts), part.reduced.shape[1]), dtype=np.float32)
     labels[idx], reduced[idx] = part.labels, part.reduced
-    unit = embeddings / np.maximum(np.linalg.norm(embeddings, axis=1, keepdims=True), 1e-12)
+    unit = normalize_rows(embeddings)
     docs = np.asarray(doc_ids, dtype=object)
     fitted_docs = docs[idx]
     for i in np.flatnonzero(~mask):
