@@ -1466,3 +1466,64 @@ def test_a_first_heading_much_like_the_title_is_the_title_page() -> None:
     ]
     items = _items_for(texts, "Extending MP to 3D and 4D", ["long_form"])
     assert not [i for i in items if "extending" in i.question.lower()], [i.question for i in items]
+
+
+def test_no_cloze_from_a_walk_through_the_packages_own_code() -> None:
+    # mdwtab's "Starting new table rows", calculation's "The step command": sentences about internal
+    # macros ("I'll just insert the vertical space with in a \noalign"), read as too specific (round 33)
+    from qagen.generate.extractive import _cloze_targets, implementation_code
+    from qagen.generate.terms import find_terms
+    from qagen.records import Section
+
+    told = (
+        "We pass lots of information to the row starter. The \\@arraycr macro reads the star first. "
+        "If the space is less than zero, the \\noalign command inserts the vertical space instead. "
+        "Then \\tab@arraycr checks for the optional argument, and \\tab@cr@ finishes the row with \\tab@penalty. "
+    )
+    user = (
+        "You start a new row of a table with the double backslash. The \\\\ command takes an optional length. "
+        "If the space is less than zero, the \\noalign command inserts the vertical space instead. "
+        "Each row of the table ends with the same command, and a long table breaks between rows. "
+    )
+
+    def section(text: str) -> Section:
+        return Section(
+            id="d-1",
+            doc_id="d",
+            doc_path="d.pdf",
+            heading="Starting new table rows",
+            text=text,
+            order=1,
+            page_start=1,
+            page_end=1,
+        )
+
+    assert implementation_code(told) and not implementation_code(user)
+    assert _cloze_targets(section(told), find_terms(told)) == []
+    assert [u.text for u, _ in _cloze_targets(section(user), find_terms(user))] != []
+
+
+@pytest.mark.parametrize(
+    ("heading", "body", "expected"),
+    [
+        # round 33 (held-out 40, seed 5)
+        ("TrueTypefonts with Asian characters", "No special handling is needed for Asian TrueType fonts.", None),
+        (
+            "saveState and restoreState",
+            "The canvas can save and restore its state.",
+            "about saveState and restoreState",
+        ),
+        (
+            "The ReportLab graphics library",
+            "There is another way of creating graphics.",
+            "the ReportLab graphics library?",
+        ),
+        ("JavaScript actions", "Forms may carry JavaScript that runs on open.", "JavaScript actions"),
+    ],
+)
+def test_round_33_heading_cases(heading: str, body: str, expected: str | None) -> None:
+    asked = heading_question(heading, "ReportLab PDF Generation", body=body)
+    if expected is None:
+        assert asked is None
+    else:
+        assert asked and expected in asked[0], asked

@@ -376,3 +376,13 @@ def test_an_address_in_a_section_is_not_the_documents_website() -> None:
     # on a contact page the address is the organisation's
     asked = ask("Our website is www.aromavita-clinic.com.", "aromavita", heading="Contact us", title="AromaVita Clinic")
     assert asked is not None and "AromaVita" in asked.question
+
+
+def test_an_address_for_help_with_something_else_asks_for_that() -> None:
+    # R FAQ: "For help with ESS, send email to ESS-help@r-project.org." was asked as "... write to about
+    # R FAQ?" (round 33, both readers: wrong)
+    text = "ESS is an Emacs mode for R. For help with ESS, send email to ESS-help@r-project.org. It runs on Unix."
+    asked = ask(text, "ESS-help@", heading="6.2 R and Emacs", title="R FAQ")
+    assert asked is not None and "for help with ESS" in asked.question, asked
+    plain = ask("Questions go to the list. Send mail to r-help@r-project.org.", "r-help@", title="R FAQ")
+    assert plain is None or "for help with" not in plain.question

@@ -696,6 +696,22 @@ _CONNECTOR_WORDS = {
 _CONNECTORS = frozenset(w for words in _CONNECTOR_WORDS.values() for w in words.split())
 
 
+# A TeX package's internal names: "@" in a command ("\\tab@shortline", "\\@arraycr"), or expl3's private
+# "\\__module_name:nn" and argument-typed "\\name:Nn"
+_INTERNAL_NAME = re.compile(r"\\(?:[A-Za-z]*@[A-Za-z@]*|__[A-Za-z_]+(?::[A-Za-z]*)?|[A-Za-z_]+:[nNpTFwVvxoecD]+\b)")
+
+
+def implementation_code(text: str) -> bool:
+    """Whether a section walks through a package's own code: 3 or more internal names per 100 words.
+
+    Over every cloze verdict of rounds 1 to 33, sentences from such sections were correct in 61 % of
+    74 verdicts and natural in 51 % (internal details no user asks about, "Indeed, the ____ is a place
+    to break."), against 90 % and 69 % for the other 1,342.
+    """
+    words = len(text.split())
+    return words > 0 and len(_INTERNAL_NAME.findall(text)) * 100 >= 3 * words
+
+
 def _cloze_targets(section: Section, section_terms: list[Term], language: str = "en") -> list[tuple[Unit, Term]]:
     """One salient term per sentence or bullet, best kinds first, sentences in reading order.
 
@@ -710,6 +726,8 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
         # a changelog entry ("[2011/06/24 v1.1]"), a formula, parser debris, or a section readers do not
         # ask about (implementation notes, change history, index): no statement to test
         return []
+    if implementation_code(section.text):
+        return []  # a package's own code, explained ("I'll just insert ... in a \\noalign"): no user asks
     for unit in units(section.text):
         if not 5 <= n_words(unit.text) <= 60 or not re.match(r"[A-Z0-9\"“'‘\\(]", unit.text):
             continue  # a sentence, not the tail of a code line or of a sentence ("} which ...", "etc.) and ...")

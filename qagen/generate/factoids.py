@@ -295,6 +295,14 @@ _SAYS_ITS_TOPIC = re.compile(
     r"\s*,?\s*(?:see|visit|go to|is|are|can be|at|on)\b[^,;]{0,20}$",
     re.IGNORECASE,
 )
+# "For help with ESS, send email to ...": the sentence says what to write about, and it is not the
+# section's topic or the document (round 33: "Which e-mail address can I write to about R FAQ?" over ESS's list)
+_WRITE_ABOUT = re.compile(
+    r"(?:^|[.!?;]\s+)\s*(?:for|with) ((?:help|questions|support|problems|comments|suggestions|bug reports) "
+    r"(?:with|about|on|concerning|regarding) [\w.+'’ -]{2,40}?),\s*(?:please\s+)?"
+    r"(?:send (?:an? )?(?:e-?mail|message|mail)|e-?mail|write|mail|contact)\b",
+    re.IGNORECASE,
+)
 # Reserved example domains (RFC 2606, RFC 6761): "packager@example.com" in a sample changelog is nobody's.
 # (A subdomain such as lindenhof.example.org stands for an organisation's own domain: kept.)
 _PLACEHOLDER = re.compile(
@@ -457,6 +465,9 @@ def entity_question(
     named = _SAYS_ITS_TOPIC.search(prefix) if mode is None else None
     if named:  # "For more information on netCDF format, see URL": the sentence names what the address is about
         topic = the(named.group(1).strip())
+    write_about = _WRITE_ABOUT.search(prefix) if mode is None and entity.kind == "email" else None
+    if write_about:
+        template, topic = "Which e-mail address can I write to for {topic}?", write_about.group(1).strip()
     if entity.kind == "email" and mode is None and BYLINE_IN_PROSE.search(prefix):
         return None  # "gri-mode.el, written by Peter S. Galbraith <psg@...>": an author's address, not a contact
     if (topic is None or topic == "this service") and "{topic}" in template:

@@ -293,6 +293,8 @@ def the(phrase: str) -> str:
     first = words[0].lower()
     if first.startswith("\\") or (len(words) == 1 and re.search(r"[a-z][A-Z]|\w\(", phrase)):
         return phrase  # "\\unichar", "KeepTogether(flowables)": names take no article
+    if re.fullmatch(r"[a-z]+[A-Z]\w*", words[0]):
+        return phrase  # "saveState and restoreState": a method's name first, no "the saveState" (round 33)
     head = _head_noun(phrase)
     gerund_first = first.endswith("ing") and first not in _ING_NOUNS
     if first in _DETERMINERS or gerund_first or head.endswith("ing") or head in _MASS_NOUNS or _plural(head):
@@ -372,8 +374,11 @@ def _heading_question(
         return None  # "State B: Discussion", "Step 3": a label; "What does X say about the state B?" asks nothing
     if body is not None and language == "en":
         body_words = body.casefold()
-        if any(not lemmas(w) and w not in body_words for w in re.findall(r"\b[a-z]{6,}\b", heading)):
-            return None  # "Sans serifstyle", "Unicode mathsfont setup": words run together, which the text never uses
+        glued = re.findall(r"\b[a-z]{6,}\b|\b[A-Z][a-z]+[A-Z][a-z]{4,}\b", heading)
+        if any(not lemmas(w.lower()) and w.casefold() not in body_words for w in glued):
+            # "Sans serifstyle", "Unicode mathsfont setup", "TrueTypefonts with Asian characters": words
+            # run together, which the text never uses
+            return None
     if not heading or len(heading) > 120 or _SKIP_HEADINGS.match(heading) or not re.search(r"[^\W\d_]{4}", heading):
         return None
     if language == "en" and _CHANGE_ENTRY.match(heading):
@@ -830,6 +835,11 @@ def _noun_question(low: str, subject: str) -> str:
     if not re.match(r"(?:the |[“\"])", subject):
         # a bare name ("MFPIC", "ReportLab PDF Generation") is a product, not a document that "says" things
         forms = tuple(f for f in forms if "say about" not in f)
+    lead = subject.split()[0]
+    if namelike(lead) and len(lead) >= 4 and re.search(rf"(?<!\w){re.escape(lead)}(?!\w)", phrase):
+        # the heading names the product ("The ReportLab graphics library"): no "... in ReportLab PDF
+        # Generation" after it (round 33)
+        forms = tuple(f.replace(" {prep} {subject}", "") for f in forms if "say about" not in f)
     pick = int(sha256_text(f"{low}|{subject}")[:8], 16) % len(forms)
     np = the(phrase)
     prep = "in" if subject_preposition(subject) == "with" else subject_preposition(subject)
