@@ -1527,3 +1527,56 @@ def test_round_33_heading_cases(heading: str, body: str, expected: str | None) -
         assert asked is None
     else:
         assert asked and expected in asked[0], asked
+
+
+@pytest.mark.parametrize(
+    ("heading", "title", "body", "expected"),
+    [
+        # round 34 (held-out 40, seed 6)
+        ("13.1.1.18 Version 2.12.9 [2005 Jan 6: Feast of Epiphany", "Gri", "Fixed a bug in reading columns.", None),
+        ("11.3 Gri Discussion Group", "Gri", "There is a discussion group for Gri users.", "the Gri discussion group?"),
+        ("17 Gri in the Press", "Gri", "Gri was used in papers in these journals.", "about Gri in the press?"),
+        ("10.15 Missing data", "Gri", "Gri skips missing values in the columns.", "about missing data in Gri?"),
+        (
+            "2 Commands",
+            "The steinmetz package∗",
+            "This package provides only one command, \\phase, which draws the Steinmetz symbol.",
+            "Which commands does the steinmetz package provide?",
+        ),
+    ],
+)
+def test_round_34_heading_cases(heading: str, title: str, body: str, expected: str | None) -> None:
+    asked = heading_question(heading, title, body=body)
+    if expected is None:
+        assert asked is None
+    else:
+        assert asked and expected in asked[0], asked
+
+
+def test_a_condition_that_says_too_little_is_not_asked() -> None:
+    # "For Gri, what should I do if I need flexibility?", "... if I do so?" (round 34); 49 verdicts of such
+    # thin conditions on real manuals: 10 % natural and correct
+    from qagen.generate.extractive import _thin_condition
+
+    assert _thin_condition("What should I do if I need flexibility?")
+    assert _thin_condition("What should I do if I do so?")
+    assert _thin_condition("What should I do if I have a GPG key?")
+    assert not _thin_condition("What should I do if my system command contains double-slashes?")
+    assert not _thin_condition("What should I do if I cannot come to my appointment on time?")
+    assert not _thin_condition("How do I install it?")
+
+
+def test_a_length_is_asked_only_where_the_text_sets_a_rule_for_it() -> None:
+    # chemplants' "The central body has a width of 3 mm.", axodraw2's "1 pt = 1/72.27 in = 0.3515 mm" (round 34)
+    from qagen.generate.extractive import _cloze_targets
+    from qagen.generate.terms import find_terms
+    from qagen.records import Section
+
+    drawn = "The central body of the compressor symbol has a width of 3 mm and sits on the line."
+    rule = "The minimum length a signal path should have is 1 mm, or the arrow will not show."
+    for text, asked in ((drawn, False), (rule, True)):
+        section = Section(
+            id="d-1", doc_id="d", doc_path="d.pdf", heading="Compressors", text=text, order=1, page_start=1, page_end=1
+        )
+        terms = [t.text for _, t in _cloze_targets(section, find_terms(text))]
+        assert (any(t.endswith("mm") for t in terms)) is asked, terms

@@ -386,3 +386,13 @@ def test_an_address_for_help_with_something_else_asks_for_that() -> None:
     assert asked is not None and "for help with ESS" in asked.question, asked
     plain = ask("Questions go to the list. Send mail to r-help@r-project.org.", "r-help@", title="R FAQ")
     assert plain is None or "for help with" not in plain.question
+
+
+def test_no_address_question_from_a_changelog_entry() -> None:
+    # Gri's "Version 2.12.21 [2010 June 8 World Ocean Day": "Where can I find the fix github bug online?" (round 34)
+    text = (
+        "(http://en.wikipedia.org/wiki/World_Oceans_Day)]\nBug Fixes\n• Fix github bug "
+        "http://github.com/dankelley/gri/issues#issue/1 . . . convert grid to image directly misplaced image"
+    )
+    assert ask(text, "github.com", heading="13.1.1.6 Version 2.12.21 [2010 June 8 World Ocean Day", title="Gri") is None
+    assert ask(text, "github.com", heading="13.1.1.6 Bug reports", title="Gri") is not None

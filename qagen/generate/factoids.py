@@ -381,6 +381,12 @@ def entity_question(
         return None
     if cut_heading(last_heading(heading)):
         return None  # a section whose heading was cut inside a word ("... SI unit relation-"): parser debris
+    if re.match(
+        r"(?:changes (?:in|since|for) )?(?:version|release|v)\s*\d", clean_heading(last_heading(heading)), re.I
+    ):
+        # a changelog entry ("Version 2.12.21 [2010 June 8 ..."): "Fix github bug (https://...)" is its
+        # history, not where a user finds anything (round 34)
+        return None
     template = forms(language).get("factoid", {}).get(entity.kind) if language != "en" else None
     if language != "en" and template is None:
         return None
