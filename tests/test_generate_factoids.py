@@ -384,6 +384,9 @@ def test_an_address_for_help_with_something_else_asks_for_that() -> None:
     text = "ESS is an Emacs mode for R. For help with ESS, send email to ESS-help@r-project.org. It runs on Unix."
     asked = ask(text, "ESS-help@", heading="6.2 R and Emacs", title="R FAQ")
     assert asked is not None and "for help with ESS" in asked.question, asked
+    bugs = "Please send bug reports and suggestions on ESS to ESS-bugs@r-project.org. It is maintained."
+    asked = ask(bugs, "ESS-bugs@", heading="6.2 R and Emacs", title="R FAQ")
+    assert asked is not None and "send bug reports and suggestions on ESS to?" in asked.question, asked
     plain = ask("Questions go to the list. Send mail to r-help@r-project.org.", "r-help@", title="R FAQ")
     assert plain is None or "for help with" not in plain.question
 

@@ -303,6 +303,12 @@ _WRITE_ABOUT = re.compile(
     r"(?:send (?:an? )?(?:e-?mail|message|mail)|e-?mail|write|mail|contact)\b",
     re.IGNORECASE,
 )
+_MESSAGES = r"(?:bug reports|reports|suggestions|questions|comments|patches|feedback)"
+_SEND_ABOUT = re.compile(
+    rf"\bsend ({_MESSAGES}(?:,? (?:and|or) {_MESSAGES})? (?:on|about|for|regarding|concerning) [\w.+'’ -]{{2,40}}?)"
+    r"\s+to\s*$",
+    re.IGNORECASE,
+)
 # Reserved example domains (RFC 2606, RFC 6761): "packager@example.com" in a sample changelog is nobody's.
 # (A subdomain such as lindenhof.example.org stands for an organisation's own domain: kept.)
 _PLACEHOLDER = re.compile(
@@ -472,8 +478,11 @@ def entity_question(
     if named:  # "For more information on netCDF format, see URL": the sentence names what the address is about
         topic = the(named.group(1).strip())
     write_about = _WRITE_ABOUT.search(prefix) if mode is None and entity.kind == "email" else None
+    send_about = _SEND_ABOUT.search(prefix) if mode is None and entity.kind == "email" else None
     if write_about:
         template, topic = "Which e-mail address can I write to for {topic}?", write_about.group(1).strip()
+    elif send_about:  # "Please send bug reports and suggestions on ESS to ..."
+        template, topic = "Which e-mail address can I send {topic} to?", send_about.group(1).strip()
     if entity.kind == "email" and mode is None and BYLINE_IN_PROSE.search(prefix):
         return None  # "gri-mode.el, written by Peter S. Galbraith <psg@...>": an author's address, not a contact
     if (topic is None or topic == "this service") and "{topic}" in template:
