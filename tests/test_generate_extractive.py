@@ -1580,3 +1580,20 @@ def test_a_length_is_asked_only_where_the_text_sets_a_rule_for_it() -> None:
         )
         terms = [t.text for _, t in _cloze_targets(section, find_terms(text))]
         assert (any(t.endswith("mm") for t in terms)) is asked, terms
+
+
+def test_round_35_cases() -> None:
+    # a remark in brackets after the topic (formal-grammar, xgalley, Gri); "also" pointing back (poemscol)
+    from qagen.generate.extractive import _DEICTIC
+
+    body = "This package accepts a single option when loading: center."
+    assert heading_question("3 Load the package (and loading options)", "The formal-grammar package", body=body)[0] == (
+        "How do I load the formal-grammar package?"
+    )
+    asked = heading_question("The template ‘absolute’ (object type measure)", "The xgalley package", body=body)
+    assert asked and "(object type measure)" not in asked[0] and "‘absolute’" in asked[0]
+    asked = heading_question("Variable (and synonym) completion", "Gri", body=body)
+    assert asked and "variable completion" in asked[0]
+    assert "(implicants)" in heading_question("Drawing bundles (implicants)", "The kvmap package")[0]  # one word kept
+    assert _DEICTIC.search("What should I do if I wish also to mark all cases where there is no break?")
+    assert not _DEICTIC.search("What should I do if my figure is to be reproduced by a journal?")

@@ -458,7 +458,9 @@ _DEICTIC = re.compile(
     # "What should I do if I followed the instructions to get set up?": which instructions?
     r"|\b(?:followed|completed|read|done) (?:the|all the) (?:instructions|steps|tutorial|guide|chapter)\b"
     # "What should I do if I want still more compactness?": more than what?
-    r"|\b(?:still|even) (?:more|less|further|better)\b",
+    r"|\b(?:still|even) (?:more|less|further|better)\b"
+    # "What should I do if I wish also to mark all cases ...?": also besides what? (round 35, both readers)
+    r"|\bwhat should i do if\b.*\balso\b",
     re.IGNORECASE,
 )
 

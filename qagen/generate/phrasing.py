@@ -351,6 +351,12 @@ def _heading_question(
         # "Limitations, warnings": a list of labels, said as one ("limitations and warnings")
         head, _, last = heading.rpartition(", ")
         heading = f"{head} and {last}"
+    # "Load the package (and loading options)", "The template ‘absolute’ (object type measure)": a remark
+    # in brackets after the topic, which a user leaves out (round 35, both readers)
+    heading = re.sub(r"(?<=\S)\s+\((?:and |or )?[a-z][a-z-]*(?: [a-z][a-z-]*)+\)$", "", heading)
+    heading = re.sub(
+        r"(?<=\S)\s+\((?:and|or) [a-z][a-z -]*\)(?=\s\w)", "", heading
+    )  # "Variable (and synonym) completion"
     if re.match(r"(?:version|release|v)\s*\d", heading, re.IGNORECASE):
         return None  # "Version 2.12.9 [2005 Jan 6: Feast of Epiphany": a changelog entry, not its date's name
     if ":" in heading and not heading.endswith("?"):  # "Shrinking and growing: the scale operation"
