@@ -1595,5 +1595,6 @@ def test_round_35_cases() -> None:
     asked = heading_question("Variable (and synonym) completion", "Gri", body=body)
     assert asked and "variable completion" in asked[0]
     assert "(implicants)" in heading_question("Drawing bundles (implicants)", "The kvmap package")[0]  # one word kept
+    assert heading_question("which would produce (using plain-derivatives)", "The thermodynamics package") is None
     assert _DEICTIC.search("What should I do if I wish also to mark all cases where there is no break?")
     assert not _DEICTIC.search("What should I do if my figure is to be reproduced by a journal?")

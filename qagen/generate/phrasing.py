@@ -357,6 +357,8 @@ def _heading_question(
     heading = re.sub(
         r"(?<=\S)\s+\((?:and|or) [a-z][a-z -]*\)(?=\s\w)", "", heading
     )  # "Variable (and synonym) completion"
+    if re.fullmatch(r"(?:which|what|who) (?:would|could|should|will|might|may|can|must) [a-z]+", heading, re.I):
+        return None  # "Which would produce (using plain-derivatives)": a sentence's start read as a heading
     if re.match(r"(?:version|release|v)\s*\d", heading, re.IGNORECASE):
         return None  # "Version 2.12.9 [2005 Jan 6: Feast of Epiphany": a changelog entry, not its date's name
     if ":" in heading and not heading.endswith("?"):  # "Shrinking and growing: the scale operation"
