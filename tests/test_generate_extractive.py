@@ -1598,3 +1598,12 @@ def test_round_35_cases() -> None:
     assert heading_question("which would produce (using plain-derivatives)", "The thermodynamics package") is None
     assert _DEICTIC.search("What should I do if I wish also to mark all cases where there is no break?")
     assert not _DEICTIC.search("What should I do if my figure is to be reproduced by a journal?")
+
+
+def test_a_gerund_with_its_object_is_a_task() -> None:
+    # Gri's "Placing gri-mode.el where Emacs can find it" was echoed as a topic (round 36: both readers no)
+    body = "Put the file in a directory on the load path of your Emacs editor so it is found at start."
+    asked = heading_question("12.3.1 Placing gri-mode.el where Emacs can find it.", "Gri", body=body)
+    assert asked and asked[0] == "For Gri, how do I place gri-mode.el where Emacs can find it?"
+    asked = heading_question("Formatting inside the paragraph", "The l3galley package", body=body)
+    assert asked and "about formatting inside the paragraph" in asked[0]  # no object: a topic
