@@ -314,6 +314,10 @@ _LIGHT_WORDS = word_set(
     "i i'm me my need needs want wants wish would rather really already have has do does did don't not am is are "
     "be use get a an the to of in on for with some more any so also just"
 )
+# A condition that is a wish or a possession ("if I want ...", "if I have ...", "if I do so")
+_WISH = re.compile(
+    r"(?:i|my)\b.*?\b(?:want|need|wish|like|care|prefer|rather|know|have|do so|do this|do that)\b", re.IGNORECASE
+)
 
 
 def _thin_condition(question: str) -> bool:
@@ -329,11 +333,6 @@ def _thin_condition(question: str) -> bool:
         return False
     own = [w for w in re.findall(r"[\w'’]+", m.group(1).casefold()) if w.replace("’", "'") not in _LIGHT_WORDS]
     return len(own) < 4
-
-
-_WISH = re.compile(
-    r"(?:i|my)\b.*?\b(?:want|need|wish|like|care|prefer|rather|know|have|do so|do this|do that)\b", re.IGNORECASE
-)
 
 
 # Sentence questions whose one-sentence answer readers found natural and complete (rounds 4-10 on

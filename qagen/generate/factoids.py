@@ -17,6 +17,7 @@ from qagen.generate.forms import contract, forms, subject_in
 from qagen.generate.phrasing import (
     _CONTACT_HEADINGS,
     _IMPERATIVE_VERBS,
+    changelog_heading,
     cut_heading,
     lower_first,
     skipped_heading,
@@ -387,9 +388,7 @@ def entity_question(
         return None
     if cut_heading(last_heading(heading)):
         return None  # a section whose heading was cut inside a word ("... SI unit relation-"): parser debris
-    if re.match(
-        r"(?:changes (?:in|since|for) )?(?:version|release|v)\s*\d", clean_heading(last_heading(heading)), re.I
-    ):
+    if changelog_heading(clean_heading(last_heading(heading))):
         # a changelog entry ("Version 2.12.21 [2010 June 8 ..."): "Fix github bug (https://...)" is its
         # history, not where a user finds anything (round 34)
         return None

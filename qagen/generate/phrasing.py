@@ -352,14 +352,13 @@ def _heading_question(
         head, _, last = heading.rpartition(", ")
         heading = f"{head} and {last}"
     # "Load the package (and loading options)", "The template ‘absolute’ (object type measure)": a remark
-    # in brackets after the topic, which a user leaves out (round 35, both readers)
+    # a user leaves out (round 35, both readers), in brackets after the topic or an "(and ...)" inside it
+    # ("Variable (and synonym) completion")
     heading = re.sub(r"(?<=\S)\s+\((?:and |or )?[a-z][a-z-]*(?: [a-z][a-z-]*)+\)$", "", heading)
-    heading = re.sub(
-        r"(?<=\S)\s+\((?:and|or) [a-z][a-z -]*\)(?=\s\w)", "", heading
-    )  # "Variable (and synonym) completion"
+    heading = re.sub(r"(?<=\S)\s+\((?:and|or) [a-z][a-z -]*\)(?=\s\w)", "", heading)
     if re.fullmatch(r"(?:which|what|who) (?:would|could|should|will|might|may|can|must) [a-z]+", heading, re.I):
         return None  # "Which would produce (using plain-derivatives)": a sentence's start read as a heading
-    if re.match(r"(?:version|release|v)\s*\d", heading, re.IGNORECASE):
+    if changelog_heading(heading):
         return None  # "Version 2.12.9 [2005 Jan 6: Feast of Epiphany": a changelog entry, not its date's name
     if ":" in heading and not heading.endswith("?"):  # "Shrinking and growing: the scale operation"
         head, tail = (part.strip() for part in heading.split(":", 1))
@@ -495,7 +494,7 @@ def _heading_question(
     task = (
         len(words) >= 4
         and words[1].casefold() not in _MINOR_WORDS | _PLACE_WORDS
-        and any(w in ("where", "when", "to", "into", "onto", "from", "for", "in", "on", "with") for w in words[2:])
+        and any(w in _CLAUSE_WORDS for w in words[2:])
         and (body is None or " ".join(words[:2]).casefold() not in body.casefold())  # "floating point ..."
     )
     if gerund and body is not None and not task and not _uses_verb(gerund, body):
@@ -577,6 +576,14 @@ def entry_heading(path: list[str], title: str) -> bool:
     change or a piece of code, which "What does X say about ...?" only echoes.
     """
     return bool(_NEWS_TITLE.search(title)) or any(_ENTRIES_UNDER.match(part.strip()) for part in path[:-1])
+
+
+_CHANGELOG_ENTRY = re.compile(r"(?:changes (?:in|since|for|over|from) )?(?:version|release|v)\s*\d", re.IGNORECASE)
+
+
+def changelog_heading(heading: str) -> bool:
+    """True for a changelog entry's heading ("Version 2.12.9 [2005 Jan 6: Feast of Epiphany", "Changes in v1.2")."""
+    return _CHANGELOG_ENTRY.match(heading.strip()) is not None
 
 
 def cut_heading(heading: str) -> bool:
@@ -758,6 +765,8 @@ def _wh_heading(low: str) -> str | None:
     return None
 
 
+# What follows a gerund's object in a task ("Placing X where ...", "Adding X to ...")
+_CLAUSE_WORDS = word_set("where when to into onto from for in on with")
 # Prepositions a gerund heading may go on with, with no object ("Formatting inside the paragraph")
 _PLACE_WORDS = word_set("inside within between across around without under over after before through beyond")
 # "-ing" words that describe the noun after them rather than name an action on it
@@ -868,18 +877,14 @@ def _noun_question(low: str, subject: str) -> str:
         # a bare name ("MFPIC", "ReportLab PDF Generation") is a product, not a document that "says" things
         forms = tuple(f for f in forms if "say about" not in f)
     lead = subject.split()[0]
-    if (
-        (namelike(lead) or lead[:1].isupper())
-        and len(lead) >= 3
-        and lead != "The"
-        and re.search(rf"(?<!\w){re.escape(lead)}(?!\w)", phrase)
-    ):
+    product = (namelike(lead) or lead[:1].isupper()) and len(lead) >= 3 and lead != "The"
+    if product and re.search(rf"(?<!\w){re.escape(lead)}(?!\w)", phrase):
         # the heading names the product ("The ReportLab graphics library", "Gri discussion group"): no
         # "... in ReportLab PDF Generation" after it (rounds 33-34)
         forms = tuple(f.replace(" {prep} {subject}", "") for f in forms if "say about" not in f)
     pick = int(sha256_text(f"{low}|{subject}")[:8], 16) % len(forms)
     np = the(phrase)
-    if re.match(rf"{re.escape(lead)}(?: (?:in|on|at|for|and|with|under|versus|vs\.?)\b|$)", phrase):
+    if product and re.match(rf"{re.escape(lead)}(?: (?:in|on|at|for|and|with|under|versus|vs\.?)\b|$)", phrase):
         np = phrase  # "Gri in the press": the product's name takes no article
     prep = "in" if subject_preposition(subject) == "with" else subject_preposition(subject)
     return _capital(forms[pick].format(np=np, subject=subject, prep=prep, does=does))
