@@ -401,3 +401,31 @@ def test_round_28_clozes_that_lean_on_the_sentence_before_and_a_mac_address_is_n
     mac = "Om een apparaat met een MAC-adres 52:54:00:12:34:10 een vast IP-adres te geven, opent u GOsa."
     assert not [t for t in find_terms(mac) if t.kind == "time"]
     assert [t.text for t in find_terms("De balie is open tot 17:30 op werkdagen.") if t.kind == "time"] == ["17:30"]
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        # multilingual round 30-34 readers: the sentence leans on what came before, or carries a footnote mark
+        ("it", "Si noti che il parametro \\unitlength va modificato localmente nel disegno."),
+        ("it", "Figura 3: lo stesso esempio PSfrag della figura 2, con il comando \\psfrag applicato."),
+        ("es", "Las dos primeras establecen si se usa una coma con el comando \\decimalcomma en los números."),
+        ("pt", "Além disto, o argumento \\xypolygon indica que os vértices do polígono são marcados."),
+        ("it", "2Con LaTeX2.09 si deve specificare il comando \\pagestyle nelle opzioni del documento."),
+    ],
+)
+def test_no_cloze_leaning_on_what_came_before(language: str, text: str) -> None:
+    from qagen.generate.extractive import _cloze_targets
+    from qagen.generate.terms import find_terms
+
+    section = Section("d-s0", "d", "d.pdf", "Comandi", text, 1, 1, 0)
+    assert _cloze_targets(section, find_terms(text), language) == []
+
+
+def test_a_plain_sentence_in_another_language_keeps_its_cloze() -> None:
+    from qagen.generate.extractive import _cloze_targets
+    from qagen.generate.terms import find_terms
+
+    kept = "Il comando \\pagestyle cambia lo stile di tutte le pagine del documento [latin1] corrente."
+    section = Section("d-s0", "d", "d.pdf", "Stili di pagina", kept, 1, 1, 0)
+    assert [u.text for u, _ in _cloze_targets(section, find_terms(kept), "it")] == [kept]

@@ -676,22 +676,27 @@ _NEEDS_CONTEXT = re.compile(
 )
 # The same in the other languages with forms (round 24's readers: a demonstrative or a pronoun naming
 # what the sentence before said, "Questo produce un risultato ...", "... si usi questo comando", "Este
-# proceso no es necesario ...", "En cambio no están disponibles ...", "Het kan ook gedownload worden ...")
+# proceso no es necesario ...", "En cambio no están disponibles ...", "Het kan ook gedownload worden ...";
+# from every multilingual cloze verdict of rounds 14-30: "Si noti che ..." 2 of 14 natural, "lo stesso
+# esempio", "la misma", "o mesmo" anywhere 0 of 14, a figure's caption ("Figura 3: ...") 0 of 6)
 _NEEDS_CONTEXT_IN = {
     language: re.compile(pattern, re.IGNORECASE)
     for language, pattern in {
         "it": r"\b(?:questo|questa|questi|queste|quello|quella|quelli|quelle|ciò|tale|tali|esso|essa|essi|esse|"
         r"suddett[oaie]|predett[oaie]|seguente|precedente|sopra|di seguito|come segue|qui sotto)\b"
         r"|^(?:ma|quindi|inoltre|invece|però|anche|così|poi|infine|allora|in questo caso|in tal caso|di conseguenza|"
-        r"(?:il|la) (?:prim|second|terz)[oa]|lo stesso|la stessa)\b|\b(?:prossimo esempio|come mostra)\b",
+        r"(?:il|la) (?:prim|second|terz)[oa]|lo stesso|la stessa)\b|\b(?:prossimo esempio|come mostra)\b"
+        r"|\bsi noti\b|\bstess[oaie]\b|\bfigura\s*\d",
         "es": r"\b(?:este|esta|estos|estas|esto|ese|esa|esos|esas|eso|aquel|aquella|aquello|ello|dich[oa]s?|tal|"
         r"tales|anterior|siguiente|a continuación)\b"
         r"|^(?:pero|además|así|entonces|también|sin embargo|por lo tanto|en cambio|por otro lado|en ese caso|"
-        r"por consiguiente|en consecuencia|(?:el|la) (?:primer[oa]|segund[oa])|lo mismo)\b|\bpróximo ejemplo\b",
+        r"por consiguiente|en consecuencia|(?:el|la) (?:primer[oa]|segund[oa])|lo mismo)\b|\bpróximo ejemplo\b"
+        r"|^(?:los|las) (?:dos|tres) (?:primer[oa]s|últim[oa]s)\b|\bmism[oa]s?\b|\bfigura\s*\d",
         "pt": r"\b(?:este|esta|estes|estas|isto|esse|essa|esses|essas|isso|aquele|aquela|aquilo|tal|tais|"
         r"acima|seguinte|anterior|a seguir|abaixo)\b"
         r"|^(?:mas|além disso|assim|então|também|no entanto|portanto|por outro lado|nesse caso|por conseguinte|"
-        r"consequentemente|(?:o|a) (?:primeir|segund)[oa]|o mesmo)\b|\bpróximo exemplo\b",
+        r"consequentemente|(?:o|a) (?:primeir|segund)[oa]|o mesmo|além dist[oa])\b|\bpróximo exemplo\b"
+        r"|\bmesm[oa]s?\b|\bfigura\s*\d",
         "nl": r"\b(?:dit|deze|zo'n|zulke|hierboven|hieronder|bovenstaande|onderstaande|volgende|vorige|als volgt)\b"
         r"|^(?:dat|die|het (?:kan|is|wordt|werd|moet|mag|zal|heeft|bevat|biedt)|hij|zij|ze|daarom|ook|maar|en|dus|"
         r"bovendien|daarnaast|verder)\b",
@@ -717,6 +722,8 @@ _NORMATIVE = re.compile(
     r"standard|recommended)\b",
     re.IGNORECASE,
 )
+# A footnote mark glued to the first word or after a word (not "[latin1]", "utf8", "LaTeX2e")
+_GLUED_MARK = re.compile(r"^\d[A-ZÀ-Ý][a-zà-ÿ]+\b|(?<![\[{\w])[a-zà-ÿ]{5,}\d(?![\]}\w.])")
 _KIND_ORDER = ["money", "duration", "time", "quantity", "percent", "phone", "email", "url", "command"]
 
 
@@ -774,6 +781,8 @@ def _cloze_targets(section: Section, section_terms: list[Term], language: str = 
         own = _NEEDS_CONTEXT_IN.get(language)
         if own is not None and own.search(unit.text):
             continue  # "Questo produce ...", "Este proceso no es necesario ...", "Het kan ook ...": what came before
+        if not english and _GLUED_MARK.search(unit.text):
+            continue  # a footnote's mark glued to a word ("2Con LaTeX2.09 ...", "... della tastiera5"): 0 of 6 natural
         if _PRONOUN_START.match(unit.text) or _NEEDS_CONTEXT.search(unit.text) or _DEBRIS.search(unit.text):
             continue  # "They can be changed ...", "... see page 25", "2011/05/29 |": not a statement on its own
         terms = find_terms(unit.text)
