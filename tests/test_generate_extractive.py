@@ -1371,9 +1371,47 @@ def test_a_sentence_may_start_with_a_command_name() -> None:
             "The debian/ directory holds the changelog.",
             "the debian/ directory in the Ubuntu Packaging Guide?",
         ),
+        # round 33 (held-out 40, seed 5)
+        (
+            "TrueTypefonts with Asian characters",
+            "ReportLab PDF Generation",
+            "No special handling is needed for Asian TrueType fonts.",
+            None,
+        ),
+        (
+            "saveState and restoreState",
+            "ReportLab PDF Generation",
+            "The canvas can save and restore its state.",
+            "about saveState and restoreState",
+        ),
+        (
+            "The ReportLab graphics library",
+            "ReportLab PDF Generation",
+            "There is another way of creating graphics.",
+            "the ReportLab graphics library?",
+        ),
+        (
+            "JavaScript actions",
+            "ReportLab PDF Generation",
+            "Forms may carry JavaScript that runs on open.",
+            "JavaScript actions",
+        ),
+        # round 34 (held-out 40, seed 6)
+        ("13.1.1.18 Version 2.12.9 [2005 Jan 6: Feast of Epiphany", "Gri", "Fixed a bug in reading columns.", None),
+        ("11.3 Gri Discussion Group", "Gri", "There is a discussion group for Gri users.", "the Gri discussion group?"),
+        ("17 Gri in the Press", "Gri", "Gri was used in papers in these journals.", "about Gri in the press?"),
+        ("10.15 Missing data", "Gri", "Gri skips missing values in the columns.", "about missing data in Gri?"),
+        (
+            "2 Commands",
+            "The steinmetz package∗",
+            "This package provides only one command, \\phase, which draws the Steinmetz symbol.",
+            "Which commands does the steinmetz package provide?",
+        ),
     ],
 )
-def test_round_30_heading_cases(heading: str, title: str, body: str | None, expected: str | None) -> None:
+def test_heading_cases_read_in_rounds_30_to_34(
+    heading: str, title: str, body: str | None, expected: str | None
+) -> None:
     asked = heading_question(heading, title, body=body)
     if expected is None:
         assert asked is None
@@ -1503,59 +1541,9 @@ def test_no_cloze_from_a_walk_through_the_packages_own_code() -> None:
     assert [u.text for u, _ in _cloze_targets(section(user), find_terms(user))] != []
 
 
-@pytest.mark.parametrize(
-    ("heading", "body", "expected"),
-    [
-        # round 33 (held-out 40, seed 5)
-        ("TrueTypefonts with Asian characters", "No special handling is needed for Asian TrueType fonts.", None),
-        (
-            "saveState and restoreState",
-            "The canvas can save and restore its state.",
-            "about saveState and restoreState",
-        ),
-        (
-            "The ReportLab graphics library",
-            "There is another way of creating graphics.",
-            "the ReportLab graphics library?",
-        ),
-        ("JavaScript actions", "Forms may carry JavaScript that runs on open.", "JavaScript actions"),
-    ],
-)
-def test_round_33_heading_cases(heading: str, body: str, expected: str | None) -> None:
-    asked = heading_question(heading, "ReportLab PDF Generation", body=body)
-    if expected is None:
-        assert asked is None
-    else:
-        assert asked and expected in asked[0], asked
-
-
-@pytest.mark.parametrize(
-    ("heading", "title", "body", "expected"),
-    [
-        # round 34 (held-out 40, seed 6)
-        ("13.1.1.18 Version 2.12.9 [2005 Jan 6: Feast of Epiphany", "Gri", "Fixed a bug in reading columns.", None),
-        ("11.3 Gri Discussion Group", "Gri", "There is a discussion group for Gri users.", "the Gri discussion group?"),
-        ("17 Gri in the Press", "Gri", "Gri was used in papers in these journals.", "about Gri in the press?"),
-        ("10.15 Missing data", "Gri", "Gri skips missing values in the columns.", "about missing data in Gri?"),
-        (
-            "2 Commands",
-            "The steinmetz package∗",
-            "This package provides only one command, \\phase, which draws the Steinmetz symbol.",
-            "Which commands does the steinmetz package provide?",
-        ),
-    ],
-)
-def test_round_34_heading_cases(heading: str, title: str, body: str, expected: str | None) -> None:
-    asked = heading_question(heading, title, body=body)
-    if expected is None:
-        assert asked is None
-    else:
-        assert asked and expected in asked[0], asked
-
-
 def test_a_condition_that_says_too_little_is_not_asked() -> None:
-    # "For Gri, what should I do if I need flexibility?", "... if I do so?" (round 34); 49 verdicts of such
-    # thin conditions on real manuals: 10 % natural and correct
+    # "For Gri, what should I do if I need flexibility?", "... if I do so?" (round 34); 44 verdicts of such
+    # thin conditions on real manuals: 11 % natural and correct
     from qagen.generate.extractive import _thin_condition
 
     assert _thin_condition("What should I do if I need flexibility?")

@@ -578,7 +578,8 @@ def entry_heading(path: list[str], title: str) -> bool:
     return bool(_NEWS_TITLE.search(title)) or any(_ENTRIES_UNDER.match(part.strip()) for part in path[:-1])
 
 
-_CHANGELOG_ENTRY = re.compile(r"(?:changes (?:in|since|for|over|from) )?(?:version|release|v)\s*\d", re.IGNORECASE)
+_CHANGELOG_START = r"(?:changes (?:in|since|for|over|from) )?(?:version|release|v)\s*\d"
+_CHANGELOG_ENTRY = re.compile(_CHANGELOG_START, re.IGNORECASE)
 
 
 def changelog_heading(heading: str) -> bool:
@@ -633,7 +634,7 @@ def _fold_eq(a: str, b: str) -> bool:
 
 # Changelog entries, and sentence fragments a parser took for headings ("users is that the ...").
 _NOT_A_TOPIC = re.compile(
-    r"(?i:^(?:changes (?:in|since|for|over|from) )?(?:version|release|v)\s*\d|\bversion\s+\d+\.\d)|"
+    rf"(?i:^{_CHANGELOG_START}|\bversion\s+\d+\.\d)|"
     r"\s(?:is|are|was|were|has|have)\s|^[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+\s+[a-z]+|[,;]$|,\s+(?:and|or)\s"
     r"|(?i:^(?:from|to|of|on|in|at|by|with|and|or|but|the)\s+(?:version|v\d|[a-z]+\s+(?:to|and)\b))"
     r"|(?i:\b(?:table|figure|fig\.|algorithm|listing|example|exercise)\s*\d)",
