@@ -277,11 +277,15 @@ class GenerateConfig(_Section):
         default_factory=lambda: ["long_form", "factoid", "mcq"], description="item types generated"
     )
     long_form_per_section: int = Field(3, gt=0, description="candidates asked for per section")
-    sentence_questions: Literal["reliable", "all", "none"] = Field(
-        "reliable",
-        description="offline (extractive) long-form questions from single sentences besides those from "
-        "headings: reliable = the forms readers found natural and complete ('What should I do if ...?', "
-        "'What is X?'); all = every sentence pattern (more items, more of them odd or incomplete); none",
+    subject: str | None = Field(
+        None,
+        description="the product or organisation questions name ('GIMP', 'Kestrel Health'); default: the name "
+        "most documents share, if any",
+    )
+    offline_rules_off: list[str] = Field(
+        default_factory=list,
+        description="offline generator rules switched off by name (see qagen.generate.offline.rules; a review's "
+        "per-rule verdicts show which read badly)",
     )
     mcq_per_section: int = Field(1, ge=0, description="multiple-choice requests per sampled section (0 = none)")
     personas: list[str] = Field(

@@ -124,6 +124,7 @@ class GeneratorInfo:
     model: str = ""
     prompt_hash: str = ""
     persona: str | None = None
+    rule: str | None = None  # the offline generator's phrase rule that wrote the item (qagen.generate.offline.rules)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from qagen.config import Config
 from qagen.folds.sections import fold_languages
-from qagen.generate.extractive import offline_language_warning
+from qagen.generate.offline import offline_language_warning
 from qagen.language import document_languages
 from qagen.records import FoldAssignment, Section
 from qagen.report.summary import no_items_reason

@@ -18,7 +18,6 @@ from qagen.generate.entities import (
     registrable_domain,
     usable_distractor,
 )
-from qagen.generate.terms import Term, pick_distractors
 from qagen.ingest.kinds import is_code_line
 
 ALL = list(ENTITY_KINDS)
@@ -523,14 +522,3 @@ def test_distractors_are_deterministic() -> None:
     assert first == again
     with pytest.raises(ValueError, match="entity kinds"):
         entity_distractors("24 hours", "duration", [], random.Random(0))
-
-
-def test_pick_distractors_never_offers_fragments_of_an_address() -> None:
-    term = Term("url", "https://bugs.debian.org/123", 0, 27)
-    for seed in range(20):
-        chosen, _ = pick_distractors(term, [URL_POOL[:6], URL_POOL[6:]], set(), random.Random(seed))
-        assert len(chosen) == 3
-        assert_whole_distractors(term.text, "url", chosen)
-    # only fragments and equal forms in the pools: no distractors at all (nothing is made up)
-    chosen, _ = pick_distractors(term, [URL_POOL[:6], []], set(), random.Random(0))
-    assert chosen == []

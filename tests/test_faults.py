@@ -584,7 +584,7 @@ def one_error_line(done: subprocess.CompletedProcess) -> str:
 
 def test_a_full_disk_is_one_clear_error_and_a_rerun_resumes(tmp_path, tally):
     docs = copy_docs(tmp_path / "docs", LLM_DOCS)
-    overrides = [*FAST, "folds.samples_total=24"]  # offline generation: this is about the disk
+    overrides = [*FAST, "folds.samples_total=200"]  # offline generation: this is about the disk
     with SmallDisk(tmp_path) as disk:
         out = disk.root / "out"
         build(docs, out, overrides=overrides, until="folds")  # the early stages fit

@@ -124,7 +124,7 @@ def test_cli_round_trip_on_the_example_documents(tmp_path):
     out = tmp_path / "out"
     build = ["build", str(ROOT / "examples" / "docs"), "-o", str(out), "-q", *[f"--set={s}" for s in FAST]]
     assert runner.invoke(cli, build).exit_code == 0
-    res = runner.invoke(cli, ["review", "export", str(out), "--to", str(tmp_path / "review.csv"), "--sample", "30",
+    res = runner.invoke(cli, ["review", "export", str(out), "--to", str(tmp_path / "review.csv"), "--sample", "20",
                               "--per", "type", "--reviewers", "ann,bob,cat", "--overlap", "9"])  # fmt: skip
     assert res.exit_code == 0, res.output
     files = sorted(tmp_path.glob("review-*.csv"))

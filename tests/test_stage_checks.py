@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qagen.config import Config, GenerateConfig
-from qagen.generate.extractive import offline_mix_warning
+from qagen.generate.offline import offline_mix_warning
 from qagen.generate.prompts import default_prompts_dir
 from qagen.runner import BuildInputs
 from qagen.stages.splits import fingerprint as splits_fingerprint

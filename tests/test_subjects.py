@@ -122,15 +122,6 @@ def test_the_tail_of_a_title_set_on_two_lines_is_no_title():
     assert document_titles([], [named]) == {"m": "multicol: columns for LaTeX"}
 
 
-def test_private_use_glyphs_and_leading_punctuation_leave_a_heading():
-    from qagen.generate.phrasing import heading_question
-    from qagen.generate.subjects import clean_heading
-
-    assert clean_heading("\uf646.\uf645 defaults") == "defaults"
-    asked = heading_question("\uf646.\uf645 default keys", "The metalogo package")
-    assert asked and "\uf646" not in asked[0] and ". default" not in asked[0]
-
-
 def test_a_title_in_latex_braces_loses_them() -> None:
     # second held-out readers: "For {zx-calculus}, what should I do if ...?"
     assert "{" not in document_subject("{zx-calculus}") and "zx-calculus" in document_subject("{zx-calculus}")

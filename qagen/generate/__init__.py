@@ -1,6 +1,7 @@
-"""Question generation: LLM request planning, reply conversion and the offline extractive generator.
+"""Question generation: LLM request planning, reply conversion and the offline generator.
 
-- :func:`qagen.generate.extractive.generate_extractive` — items with no model (the default).
+- :func:`qagen.generate.offline.generate_offline` — items with no model (the default), by the rules of
+  :mod:`qagen.generate.offline.rules` over the language data of :mod:`qagen.generate.lang`.
 - :func:`qagen.generate.requests.plan_requests` and
   :func:`qagen.generate.replies.items_from_results` — the LLM path around the engine.
 - :func:`qagen.generate.entities.extract_entities` / ``normalize_entity`` — phone numbers,

@@ -13,8 +13,7 @@ import re
 from dataclasses import dataclass
 
 from qagen.generate.entities import Entity
-from qagen.generate.forms import contract, forms, subject_in
-from qagen.generate.phrasing import (
+from qagen.generate.factoid_words import (
     _CONTACT_HEADINGS,
     _IMPERATIVE_VERBS,
     changelog_heading,
@@ -25,6 +24,7 @@ from qagen.generate.phrasing import (
     to_first_person,
     topic_heading,
 )
+from qagen.generate.forms import contract, forms, subject_in
 from qagen.generate.subjects import clean_heading, document_subject, namelike, with_subject
 from qagen.generate.text import (
     BYLINE_IN_PROSE,

@@ -54,7 +54,7 @@ def _stop_words(language: str) -> frozenset[str]:
         return _FUNCTION_WORDS_EN
     import stopwordsiso
 
-    from qagen.generate.phrasing import heading_frame
+    from qagen.generate.factoid_words import heading_frame
 
     short = {w.casefold() for w in (stopwordsiso.stopwords(code) or set()) if len(w) <= 4}
     frame = re.sub(r"\{\w+\}", " ", heading_frame(code))

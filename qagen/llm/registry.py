@@ -54,6 +54,14 @@ def _llamacpp(rest: str, config: LLMConfig) -> LLM:
     return llamacpp_backend(rest, config)
 
 
+def _replay(rest: str, config: LLMConfig) -> LLM:
+    from qagen.llm.replay import ReplayLLM
+
+    if not rest:
+        raise LLMSpecError("llm.backend 'replay' needs a folder: replay:<folder with replies.jsonl>")
+    return ReplayLLM(rest)
+
+
 def _langchain_spec(rest: str, config: LLMConfig) -> LLM:
     raise LLMSpecError(
         "the langchain backend takes a model object, not a string: pass a LangChain chat model"
@@ -66,6 +74,7 @@ BACKENDS: dict[str, Factory] = {
     "langchain": _langchain_spec,
     "local": _local,
     "llamacpp": _llamacpp,
+    "replay": _replay,
     "extractive": _not_an_llm,
 }
 

@@ -137,7 +137,7 @@ def kpis(data: ReportData) -> dict[str, Any]:
 def no_items_reason(manifest: dict[str, Any]) -> str:
     """Why a build has no accepted items, in one line: a stage that failed, no candidates (and why), or
     the filters' main reasons."""
-    from qagen.generate.extractive import OFFLINE_TYPES
+    from qagen.generate.offline import OFFLINE_TYPES
 
     stages = _stages(manifest)
     for name in STAGE_ORDER[: STAGE_ORDER.index("filter") + 1]:  # stages that make the items

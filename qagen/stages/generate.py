@@ -95,15 +95,15 @@ def run(ctx: StageContext) -> StageOutput:
 
 
 def _generate_offline(ctx: StageContext, gctx: GenerationContext, gen_cfg: GenerateConfig) -> tuple[list, list, dict]:
-    from qagen.generate.extractive import (
+    from qagen.generate.offline import (
         EXTRACTIVE_NOTICE,
-        generate_extractive,
+        generate_offline,
         offline_language_warning,
         offline_mix_warning,
     )
 
     ctx.log(EXTRACTIVE_NOTICE)
-    items, info = generate_extractive(gctx), {"llm": {"backend": "extractive"}}
+    items, info = generate_offline(gctx), {"llm": {"backend": "extractive"}}
     languages = {gctx.sections[sid].doc_id: gctx.language_of(sid) for sid in gctx.sampled}
     warnings = [w for w in (offline_mix_warning(gen_cfg), offline_language_warning(languages, gen_cfg.types)) if w]
     for warning in warnings:

@@ -1,0 +1,280 @@
+"""The offline generator: questions written from the text itself by a few general rules, no model.
+
+- long_form: a heading that is a question; a task heading in any of its language's forms ("To open a
+  file", "Opening a file", "Eine Datei öffnen", "Pour ouvrir un fichier") asked as "How do I ...?";
+  how to open the thing a reference page is about; what that thing does; what a defined term is;
+- factoid: a phone number, e-mail address or web address with what it is for;
+- mcq: where the page's thing is in the menus, or what a term is, with distractors of the same kind
+  from other documents.
+
+Rules are data (:mod:`qagen.generate.offline.rules`): every item records the rule that wrote it in
+``generator.rule``, and ``generate.offline_rules_off`` switches rules off. Words and frames come from
+the language's data folder (:mod:`qagen.generate.lang`); a language without one gets no offline
+items, which the generate stage says. Deterministic: the same context gives the same items.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter, defaultdict
+from typing import TYPE_CHECKING
+
+from qagen.generate.context import GenerationContext, item_id
+from qagen.generate.lang import LanguageData, available, load
+from qagen.generate.offline.choice import Pools, contact_choice, definition_choice, menu_choice
+from qagen.generate.offline.phrases import PHRASES, Draft, Page, Thing
+from qagen.generate.offline.reading import clean_heading, corpus_product, fold, plain_name
+from qagen.generate.offline.rules import enabled
+from qagen.records import GeneratorInfo, Item, ItemType, Section
+
+if TYPE_CHECKING:
+    from qagen.config import GenerateConfig
+
+EXTRACTIVE_NOTICE = (
+    "No LLM configured: generating with the offline generator (questions from headings, tasks and definitions, "
+    "answers quoted from the sections). Configure [llm] backend for model-written questions."
+)
+OFFLINE_TYPES: dict[str, tuple[str, ...]] = {code: ("long_form", "factoid", "mcq") for code in available()}
+_FACTOID_LANGUAGES = ("en", "nl", "de", "fr", "es", "it", "pt")
+
+
+def generate_offline(ctx: GenerationContext) -> list[Item]:
+    """Candidate items of every type in ``ctx.config.types`` for each sampled section, in sampling order."""
+    rules = enabled(ctx.config.offline_rules_off)
+    pages = _pages(ctx)
+    stop = {code: _stop(code) for code in {p.lang.code for p in pages.values()}}
+    pools = (
+        Pools.build(pages.values(), stop, ctx.config.entity_kinds, ctx.config.phone_region)
+        if "mcq" in ctx.config.types
+        else None
+    )
+    items: list[Item] = []
+    for sid in ctx.sampled:
+        page = pages.get(sid)
+        if page is None:
+            continue
+        if "long_form" in ctx.config.types:
+            items += _long_form(ctx, page, rules)
+        factoids = _factoids(ctx, page) if "contact" in rules else []
+        if "factoid" in ctx.config.types:
+            items += factoids
+        if pools is not None and ctx.config.mcq_per_section > 0:
+            items += _mcqs(ctx, page, pools, stop[page.lang.code], rules, factoids)
+    unique: dict[str, Item] = {}
+    for item in items:  # the first rule to write a question keeps it
+        unique.setdefault(item.id, item)
+    return list(unique.values())
+
+
+def _stop(code: str) -> frozenset[str]:
+    from qagen.language import function_words
+
+    return function_words((code,))
+
+
+def _pages(ctx: GenerationContext) -> dict[str, Page]:
+    """A page view of every prose section in a language with data (sampled ones and distractor sources)."""
+    by_doc: dict[str, list[Section]] = defaultdict(list)
+    for section in ctx.sections.values():
+        by_doc[section.doc_id].append(section)
+    product = ctx.config.subject or corpus_product(
+        (ctx.title(doc), " ".join(s.text for s in secs)[:5000]) for doc, secs in sorted(by_doc.items())
+    )
+    pages: dict[str, Page] = {}
+    for doc, secs in sorted(by_doc.items()):
+        secs.sort(key=lambda s: s.order)
+        prose = [s for s in secs if s.kind == "prose" and s.text.strip()]
+        for i, section in enumerate(secs):
+            lang = load(ctx.language_of(section.id))
+            if lang is None or section.kind != "prose" or not section.text.strip():
+                continue
+            heading = clean_heading(section.heading)
+            if fold(heading) in {fold(h) for h in lang.words.get("skip_headings", ())} and not _describes(
+                heading, lang
+            ):
+                continue
+            following = secs[i + 1] if i + 1 < len(secs) and secs[i + 1].kind == "prose" else None
+            thing = _thing(ctx.title(doc), secs, lang)
+            first = bool(prose) and prose[0].id == section.id
+            pages[section.id] = Page(section, heading, lang, thing, product, following, first)
+    return pages
+
+
+def _describes(heading: str, lang: LanguageData) -> bool:
+    return fold(heading) in {fold(h) for h in lang.words.get("description_headings", ())}
+
+
+def _thing(title: str, sections: list[Section], lang: LanguageData) -> Thing | None:
+    """The page's thing: its title as a name (one to five words) and the generic noun its text uses most."""
+    name = plain_name(title)
+    if not name or not 1 <= len(name.split()) <= 5 or name.endswith("?"):
+        return None
+    nouns = lang.words.get("generic_nouns") or {}
+    folded = {fold(n): n for n in nouns}
+    demonstratives = {fold(d) for d in lang.words.get("demonstratives", {})}
+    counts: Counter[str] = Counter()
+    surface: dict[str, Counter[str]] = defaultdict(Counter)
+    for section in sections:
+        tokens = re.findall(r"[^\W\d_][\w-]*", section.text)
+        for i, word in enumerate(tokens):
+            key = fold(word)
+            if key in folded:
+                # "this filter", "the tool": the page calls its thing so; a bare mention counts less
+                counts[folded[key]] += 3 if i and fold(tokens[i - 1]) in demonstratives else 1
+                surface[folded[key]][word] += 1
+    if not counts:
+        return None
+    noun, n = counts.most_common(1)[0]
+    if n < 3 or fold(noun) in {fold(w) for w in name.split()}:
+        return None
+    articles = nouns[noun]
+    written = noun if not lang.words.get("keeps_noun_case") else surface[noun].most_common(1)[0][0]
+    return Thing(name, written, articles[0], articles[1] if len(articles) > 1 else articles[0])
+
+
+def _vetoed(draft_parts: tuple[str, ...], page: Page, rules: frozenset[str]) -> str | None:
+    """The veto that rejects a draft (by the pieces it took from the document), or None."""
+    pieces = " ".join(draft_parts)
+    tokens = {fold(w) for w in re.findall(r"[^\W\d_][\w'’-]*", pieces)}
+    if "no_pointer" in rules and tokens & {fold(w) for w in page.lang.words.get("pointers", ())}:
+        return "no_pointer"
+    return None
+
+
+def _long_form(ctx: GenerationContext, page: Page, rules: frozenset[str]) -> list[Item]:
+    drafts: list[Draft] = []
+    for name, phrase in PHRASES.items():
+        if name not in rules:
+            continue
+        draft = phrase(page)
+        if draft is not None and _vetoed(draft.parts, page, rules) is None:
+            drafts.append(draft)
+    if "name_the_product" not in rules:
+        drafts = [_without_product(d, page) for d in drafts]
+    items = [_item(ctx, "long_form", page, d.question, d.answer, d.section_ids, d.rule, score=d.score) for d in drafts]
+    return items[: ctx.config.long_form_per_section]
+
+
+def _without_product(draft: Draft, page: Page) -> Draft:
+    in_product = (page.lang.frame("in_product") or "").format(product=page.product or "")
+    if not page.product or not in_product:
+        return draft
+    from dataclasses import replace
+
+    return replace(draft, question=draft.question.replace(in_product, "", 1))
+
+
+def _factoids(ctx: GenerationContext, page: Page) -> list[Item]:
+    from qagen.generate.entities import extract_entities
+    from qagen.generate.factoids import entity_question
+
+    if page.lang.code not in _FACTOID_LANGUAGES:
+        return []
+    section = page.section
+    entities = extract_entities(section.text, ctx.config.entity_kinds, ctx.config.phone_region)
+    items: list[Item] = []
+    seen: set[str] = set()
+    for entity in entities[: ctx.config.factoid_per_section * 3]:
+        if entity.normalized in seen:
+            continue
+        seen.add(entity.normalized)
+        asked = entity_question(
+            section.text, entity, entities, section.heading, ctx.title(section.doc_id), page.lang.code
+        )
+        if asked is None or asked.question in {i.question for i in items}:
+            continue
+        items.append(
+            _item(ctx, "factoid", page, asked.question, asked.answer, (section.id,), "contact",
+                  entity=entity.text, entity_kind=entity.kind, score=asked.score)
+        )  # fmt: skip
+    return items[: ctx.config.factoid_per_section]
+
+
+def _mcqs(
+    ctx: GenerationContext, page: Page, pools: Pools, stop: frozenset[str], rules: frozenset[str], factoids: list[Item]
+) -> list[Item]:
+    rng = random.Random(f"{ctx.seed}:{page.section.id}")
+    made = []
+    if "menu_choice" in rules:
+        made.append(menu_choice(page, pools, stop, rng))
+    if "definition_choice" in rules:
+        made.append(definition_choice(page, pools, rng))
+    if "contact_choice" in rules:
+        made += [contact_choice(page, f, pools, rng) for f in factoids]
+    items = []
+    for choice in made:
+        if choice is None or _vetoed(choice.parts, page, rules) is not None:
+            continue
+        items.append(
+            _item(ctx, "mcq", page, choice.question, choice.answer, (page.section.id,), choice.rule,
+                  options=choice.options, answer_index=choice.answer_index, bloom="B1", scenario="S1",
+                  score=choice.score, rationale=choice.rationale)
+        )  # fmt: skip
+    return items[: ctx.config.mcq_per_section]
+
+
+def _item(
+    ctx: GenerationContext,
+    kind: ItemType,
+    page: Page,
+    question: str,
+    answer: str,
+    section_ids: tuple[str, ...],
+    rule: str,
+    **extra,
+) -> Item:
+    fold_, split = ctx.folds[page.section.id]
+    return Item(
+        id=item_id(kind, list(section_ids), question),
+        type=kind,
+        question=question,
+        answer=answer,
+        source=ctx.source(list(section_ids)),
+        fold=fold_,
+        split=split,
+        generator=GeneratorInfo(backend="extractive", rule=rule),
+        language=page.lang.code,
+        **extra,
+    )
+
+
+def offline_language_warning(
+    doc_languages: dict[str, str], types: list[str], supported: dict[str, tuple[str, ...]] | None = None
+) -> str | None:
+    """Documents whose language the offline generator cannot ask (some of) ``types`` in, said plainly.
+
+    ``supported`` maps a language to the item types it has data for (default: :data:`OFFLINE_TYPES`).
+    """
+    from qagen.language import language_name
+
+    supported = OFFLINE_TYPES if supported is None else supported
+    docs: Counter[str] = Counter(code.split("-")[0] for code in doc_languages.values())
+    parts = []
+    for code, n in sorted(docs.items()):
+        missing = [t for t in types if t not in supported.get(code, ())]
+        if missing:
+            what = "no questions" if len(missing) == len(types) else f"no {', '.join(missing)} questions"
+            parts.append(f"{n} document(s) in {language_name(code)} ({code}) get {what}")
+    if not parts:
+        return None
+    return "offline generator: " + "; ".join(parts) + "; configure an LLM ([llm] backend) to write them"
+
+
+def offline_mix_warning(config: GenerateConfig) -> str | None:
+    """What the config asks for that the offline generator cannot write, said plainly."""
+    said = []
+    if (config.multi_hop_share > 0 or config.comparison_share > 0) and "long_form" in config.types:
+        said.append("the offline generator writes no multi-hop or comparison questions (they need an LLM)")
+    if config.persona_mix:
+        said.append("the offline generator writes in no persona's voice; generate.persona_mix needs an LLM")
+    if "mcq" in config.types and config.mcq_per_section > 0:
+        higher = sorted(
+            k for k, w in {**config.bloom_mix, **config.scenario_mix}.items() if w > 0 and k not in ("B1", "S1")
+        )
+        if higher:
+            said.append(
+                f"the offline generator writes multiple-choice questions at B1 (remember) and S1 (one fact) only; "
+                f"{', '.join(higher)} in generate.bloom_mix / generate.scenario_mix need an LLM backend ([llm] backend)"
+            )
+    return "; ".join(said) or None

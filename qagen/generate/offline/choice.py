@@ -1,0 +1,127 @@
+"""The multiple-choice phrase rules: where a thing is in the menus, what a term is.
+
+Keys come from the section; distractors are the same kind of answer taken from other documents of the
+same language (other pages' menu paths, other terms' definitions), so each is plausible and wrong.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from qagen.generate.offline.phrases import Page, _fill, defined_term
+from qagen.generate.offline.reading import fold, menu_paths, sentences
+from qagen.records import Item
+
+
+@dataclass(frozen=True)
+class Choice:
+    rule: str
+    question: str
+    options: tuple[str, ...]
+    answer_index: int
+    answer: str
+    parts: tuple[str, ...]
+    score: float
+    rationale: str | None = None  # the source's words that hold the key
+
+
+@dataclass
+class Pools:
+    """Menu paths and definitions by language and document, for distractors."""
+
+    menus: dict[str, dict[str, list[str]]]
+    definitions: dict[str, dict[str, list[str]]]
+    entities: dict[str, dict[str, list[str]]]  # by entity kind, then document
+
+    @classmethod
+    def build(cls, pages: Iterable[Page], stop: dict[str, frozenset[str]], kinds: list[str], region: str) -> Pools:
+        from qagen.generate.entities import extract_entities
+
+        entities: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        menus: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        definitions: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        for page in pages:
+            code, doc = page.lang.code, page.section.doc_id
+            menus[code][doc] += menu_paths(page.section.text, stop.get(code, frozenset()))
+            found = sentences(page.section.text, code)[:1]
+            parsed = defined_term(found[0], page) if found else None
+            if parsed and 3 <= len(parsed[2].split()) <= 25:
+                definitions[code][doc].append(parsed[2])
+            for entity in extract_entities(page.section.text, kinds, region):
+                entities[entity.kind][doc].append(entity.text)
+        return cls(menus, definitions, entities)
+
+    def others(self, pool: dict[str, dict[str, list[str]]], code: str, doc: str) -> list[str]:
+        return sorted({x for d, xs in pool.get(code, {}).items() if d != doc for x in xs})
+
+
+def _options(key: str, others: list[str], rng: random.Random, same: str = "") -> tuple[tuple[str, ...], int] | None:
+    candidates = [o for o in others if fold(o) != fold(key) and (not same or fold(o.split(" → ")[-1]) != same)]
+    if len(candidates) < 3:
+        return None
+    rng.shuffle(candidates)
+    # the closest in length first: a key much longer than its distractors gives itself away
+    candidates.sort(key=lambda o: abs(len(o) - len(key)))
+    chosen = candidates[:3]
+    index = rng.randrange(4)
+    options = [*chosen[:index], key, *chosen[index:]]
+    return tuple(options), index
+
+
+def menu_choice(page: Page, pools: Pools, stop: frozenset[str], rng: random.Random) -> Choice | None:
+    """Where the thing is: its menu path as the key; the same last item under other pages' menus as distractors
+    (every option ends with the thing's name, so none gives itself away)."""
+    if page.thing is None or not page.product:
+        return None
+    name = fold(page.thing.name)
+    paths = [p for p in menu_paths(page.section.text, stop) if fold(p.split(" → ")[-1]) == name]
+    if not paths:
+        return None
+    key = paths[0]
+    last = key.split(" → ")[-1]
+    own = {fold(p.rsplit(" → ", 1)[0]) for p in paths}
+    prefixes = {p.rsplit(" → ", 1)[0] for p in pools.others(pools.menus, page.lang.code, page.section.doc_id)}
+    others = sorted(f"{prefix} → {last}" for prefix in prefixes if fold(prefix) not in own)
+    made = _options(key, others, rng)
+    question = _fill(page, "mcq_menu", thing_acc=page.thing.said(page.lang, accusative=True))
+    if made is None or question is None:
+        return None
+    options, index = made
+    return Choice("menu_choice", question, options, index, key, (page.thing.name,), 0.7)
+
+
+def contact_choice(page: Page, factoid: Item, pools: Pools, rng: random.Random) -> Choice | None:
+    """The factoid's question with its entity as the key and other documents' entities of its kind as distractors."""
+    # phone numbers only: another organisation's web or e-mail address is told apart by its domain, so the
+    # key would give itself away
+    if not factoid.entity or factoid.entity_kind != "phone":
+        return None
+    others = pools.others(pools.entities, factoid.entity_kind, page.section.doc_id)
+    made = _options(factoid.entity, others, rng)
+    if made is None:
+        return None
+    options, index = made
+    key = options[index]
+    return Choice("contact_choice", factoid.question, options, index, key, (factoid.question,), 0.65, factoid.answer)
+
+
+def definition_choice(page: Page, pools: Pools, rng: random.Random) -> Choice | None:
+    found = sentences(page.section.text, page.lang.code)[:1]
+    parsed = defined_term(found[0], page) if found else None
+    if parsed is None or not 3 <= len(parsed[2].split()) <= 25:
+        return None
+    term, copula, key = parsed
+    plural = copula in page.lang.words.get("definition_copulas", [])[1:]
+    if plural:
+        return None
+    from qagen.generate.offline.phrases import _first_lower
+
+    made = _options(key, pools.others(pools.definitions, page.lang.code, page.section.doc_id), rng)
+    question = _fill(page, "mcq_definition", term=_first_lower(term, page.lang))
+    if made is None or question is None:
+        return None
+    options, index = made
+    return Choice("definition_choice", question, options, index, key, (term,), 0.6, found[0])

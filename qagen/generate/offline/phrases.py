@@ -1,0 +1,331 @@
+"""The long-form phrase rules: question headings, task headings, opening a thing, what a thing does, definitions.
+
+Each function takes a :class:`Page` view of one section and returns ``(rule, question, answer, sections)``
+drafts or None; the driver (:mod:`qagen.generate.offline`) applies the vetoes and rewrites and makes items.
+Every word a rule needs comes from the language's data folder (:mod:`qagen.generate.lang`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from qagen.generate.lang import LanguageData
+from qagen.generate.offline.reading import (
+    answer_text,
+    clean_heading,
+    english_verb,
+    fold,
+    namelike,
+    sentences,
+    steps,
+    words,
+)
+from qagen.records import Section
+
+ANSWER_WORDS = (8, 160)  # a long-form answer: whole sentences, within these bounds
+
+
+@dataclass(frozen=True)
+class Thing:
+    """What a page is about: its name (from the title) and the generic noun the page calls it."""
+
+    name: str
+    noun: str
+    article: str  # nominative
+    article_acc: str
+
+    def said(self, lang: LanguageData, accusative: bool = False) -> str:
+        article = self.article_acc if accusative else self.article
+        spaced = article if article.endswith(("'", "’")) else f"{article} "
+        frame = lang.frame("thing") or "{article}{noun} {name}"
+        return frame.format(article=spaced, noun=self.noun, name=self.name)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One section as the rules see it, with its document's thing and the product to name."""
+
+    section: Section
+    heading: str
+    lang: LanguageData
+    thing: Thing | None
+    product: str | None
+    following: Section | None = None
+    first_of_document: bool = False
+    notes: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Draft:
+    rule: str
+    question: str
+    answer: str
+    section_ids: tuple[str, ...]
+    parts: tuple[str, ...] = ()  # the pieces taken from the document (vetoes read these, not the frame)
+    score: float = 0.5
+
+
+def _fill(page: Page, frame_name: str, **values: str) -> str | None:
+    frame = page.lang.frame(frame_name)
+    if frame is None:
+        return None
+    in_product = ""
+    if page.product and not any(page.product.lower() in v.lower() for v in values.values()):
+        in_product = (page.lang.frame("in_product") or "").format(product=page.product)
+    text = frame.format(in_product=in_product, product=page.product or "", **values)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _first_lower(text: str, lang: LanguageData) -> str:
+    """The fragment's first word in lower case unless it is a name or the language keeps noun case."""
+    first = text.split(" ", 1)[0]
+    if namelike(first) or (lang.words.get("keeps_noun_case") and fold(first) not in _function_words(lang)):
+        return text
+    return first[:1].lower() + text[1:]
+
+
+def _function_words(lang: LanguageData) -> frozenset[str]:
+    from qagen.language import function_words
+
+    return function_words((lang.code,))
+
+
+def _body_answer(page: Page, max_words: int = ANSWER_WORDS[1]) -> tuple[str, tuple[str, ...]] | None:
+    """The section's whole body when it fits, its steps when it has them, else None (a cut answer is incomplete)."""
+    body = page.section.text
+    n = len(body.split())
+    if n < ANSWER_WORDS[0] and page.following is not None and len(steps(page.following.text)) >= 2:
+        return _body_answer_of(page.following.text, page, max_words, (page.section.id, page.following.id))
+    return _body_answer_of(body, page, max_words, (page.section.id,))
+
+
+def _body_answer_of(body: str, page: Page, max_words: int, ids: tuple[str, ...]) -> tuple[str, tuple[str, ...]] | None:
+    n = len(body.split())
+    if ANSWER_WORDS[0] <= n <= max_words:
+        return " ".join(sentences(body, page.lang.code)), ids
+    found = steps(body)
+    if len(found) >= 2 and sum(len(s.split()) for s in found) <= max_words:
+        return " ".join(f"{i}. {s}" for i, s in enumerate(found, 1)), ids
+    return None
+
+
+def _without_captions(body: str, lang: LanguageData) -> str:
+    """The body without its figure and table captions ("Figure 14.128. The Crop tool options")."""
+    words_ = "|".join(re.escape(w) for w in lang.words.get("caption_words", ()))
+    if not words_:
+        return body
+    caption = re.compile(rf"^\s*(?:{words_})\s*\d+(?:\.\d+)*\.?\s", re.IGNORECASE)
+    return "\n".join(line for line in body.splitlines() if not caption.match(line))
+
+
+def question_heading(page: Page) -> Draft | None:
+    heading = page.heading
+    mark = (page.lang.frame("question_mark") or "?").strip()
+    if not heading.endswith(mark) or len(heading.split()) < 3:
+        return None
+    first = fold(words(heading)[0]) if words(heading) else ""
+    if first not in {fold(w) for w in page.lang.words.get("question_openers", ())}:
+        return None
+    answer = _body_answer(page)
+    if answer is None:
+        return None
+    question = heading if heading[:1].isupper() or heading[:1] in "¿¡" else heading[:1].upper() + heading[1:]
+    return Draft("question_heading", question, answer[0], answer[1], (heading,), 0.9)
+
+
+def task_heading(page: Page) -> Draft | None:
+    task = task_of(page.heading, page.lang)
+    if task is None:
+        return None
+    task = _anchor(task, page)
+    if task is None:
+        return None
+    answer = _body_answer(page)
+    if answer is None:
+        return None
+    question = _fill(page, "how_do_i", task=task)
+    return Draft("task_heading", question, answer[0], answer[1], (task,), 0.85) if question else None
+
+
+def task_of(heading: str, lang: LanguageData) -> str | None:
+    """The task a heading states, as the words after "How do I ..." in the language, or None."""
+    text = heading.rstrip("?？ ").strip()
+    verbs = {v.lower() for v in lang.tasks.get("verbs", ())}
+    for pattern in lang.tasks.get("patterns", ()):
+        match = re.match(pattern["match"], text, re.IGNORECASE)
+        if not match:
+            continue
+        groups = match.groupdict()
+        verb, rest = groups.get("verb") or "", groups.get("rest") or ""
+        if len(rest.split()) > 12:
+            return None
+        form = pattern["form"]
+        if form == "infinitive_last" and not _verb_in_place(verb, rest, lang):
+            continue
+        if lang.code == "en" or verbs:
+            base = english_verb(verb) if lang.code == "en" else verb.lower()
+            if base is None or (form in ("gerund", "imperative") and base not in verbs):
+                continue
+            verb = base
+        if lang.tasks.get("coordinated_gerunds"):
+            rest = _coordinated(rest)
+        task = _join_task(form, verb, rest, lang)
+        return _pronouns(task, lang)
+    return None
+
+
+def _verb_in_place(verb: str, rest: str, lang: LanguageData) -> bool:
+    """A final infinitive is written in lower case where nouns are not ("Ebene erstellen", not "zum Zeichnen"),
+    and follows no function word ("het gebruik van lagen" is a noun phrase)."""
+    if not lang.tasks.get("verb_lowercase") or not verb:
+        return True
+    last = rest.split()[-1] if rest.split() else ""
+    return verb[:1].islower() and fold(last) not in _function_words(lang)
+
+
+def _coordinated(rest: str) -> str:
+    """ "... or changing an appointment" -> "... or change an appointment" (English gerunds after and/or)."""
+    tokens = rest.split(" ")
+    for i in range(1, len(tokens)):
+        if tokens[i - 1].lower() in ("and", "or") and tokens[i].lower().endswith("ing"):
+            base = english_verb(tokens[i])
+            if base:
+                tokens[i] = base
+    return " ".join(tokens)
+
+
+def _join_task(form: str, verb: str, rest: str, lang: LanguageData) -> str:
+    if form in ("infinitive_last", "so_sie"):
+        parts = rest.split()
+        particles = {p.lower() for p in lang.tasks.get("particles", ())}
+        if form == "so_sie" and parts and parts[-1].lower() in particles:
+            verb, parts = parts[-1].lower() + verb.lower(), parts[:-1]
+        return _first_lower(" ".join([*parts, verb.lower()]), lang) if parts else verb.lower()
+    if not verb:
+        return _first_lower(rest, lang)
+    return f"{verb.lower()} {rest}".strip()
+
+
+def _pronouns(task: str, lang: LanguageData) -> str:
+    table = lang.tasks.get("object_pronouns") or {}
+    out = []
+    for word in task.split(" "):
+        out.append(table.get(word, table.get(word.lower(), word)) if word else word)
+    return " ".join(out)
+
+
+def _anchor(fragment: str, page: Page) -> str | None:
+    """A generic noun of the fragment ("the filter") named by the page's thing, or None when none names it."""
+    nouns = page.lang.words.get("generic_nouns") or {}
+    tokens = fragment.split()
+    for i, token in enumerate(tokens):
+        if fold(token) not in {fold(n) for n in nouns}:
+            continue
+        if page.thing is None or fold(page.thing.noun) != fold(token):
+            return None if i > 0 and fold(tokens[i - 1]) in _articles(page.lang) else fragment
+        if i == 0 or fold(tokens[i - 1]) not in _articles(page.lang):
+            return fragment
+        article = tokens[i - 1]
+        said = Thing(page.thing.name, token, article, article).said(page.lang)
+        return " ".join([*tokens[: i - 1], said, *tokens[i + 1 :]])
+    return fragment
+
+
+def _articles(lang: LanguageData) -> set[str]:
+    found: set[str] = set()
+    for pair in (lang.words.get("generic_nouns") or {}).values():
+        found |= {fold(a).rstrip("'’") for a in pair}
+    found |= {fold(a) for a in lang.words.get("demonstratives", {})}
+    return found
+
+
+def open_thing(page: Page) -> Draft | None:
+    if page.thing is None:
+        return None
+    heading = fold(page.heading)
+    forms = {fold(h.format(noun=page.thing.noun)) for h in page.lang.words.get("activation_headings", ())}
+    if heading not in forms:
+        return None
+    answer = _body_answer(page, 80)
+    if answer is None:
+        return None
+    question = _fill(page, "how_open", thing_acc=page.thing.said(page.lang, accusative=True))
+    return Draft("open_thing", question, answer[0], answer[1], (page.thing.name,), 0.8) if question else None
+
+
+def what_does_do(page: Page) -> Draft | None:
+    if page.thing is None:
+        return None
+    described = fold(page.heading) in {fold(h) for h in page.lang.words.get("description_headings", ())}
+    if not (described or page.first_of_document):
+        return None
+    found = sentences(page.section.text, page.lang.code)
+    if not found or not _about_thing(found[0], page):
+        return None
+    answer = answer_text(page.section.text, page.lang.code, 60)
+    if len(answer.split()) < ANSWER_WORDS[0]:
+        return None
+    question = _fill(page, "what_does_do", thing=page.thing.said(page.lang))
+    return Draft("what_does_do", question, answer, (page.section.id,), (page.thing.name,), 0.75) if question else None
+
+
+def _about_thing(sentence: str, page: Page) -> bool:
+    tokens = [fold(w) for w in words(sentence)[:6]]
+    demonstratives = {fold(d) for d in page.lang.words.get("demonstratives", {})}
+    noun = fold(page.thing.noun) if page.thing else ""
+    if len(tokens) >= 2 and tokens[0] in demonstratives and tokens[1] == noun:
+        return True
+    name = [fold(w) for w in words(page.thing.name)] if page.thing else []
+    return bool(name) and any(tokens[i : i + len(name)] == name for i in range(3))
+
+
+def definition(page: Page) -> Draft | None:
+    found = sentences(page.section.text, page.lang.code)
+    if not found:
+        return None
+    parsed = defined_term(found[0], page)
+    if parsed is None:
+        return None
+    term, copula, _predicate = parsed
+    plural = copula in page.lang.words.get("definition_copulas", [])[1:]
+    frame = "what_are" if plural else "what_is"
+    answer = " ".join(found[:2]) if len(found[0].split()) < 15 and len(found) > 1 else found[0]
+    question = _fill(page, frame, term=_first_lower(term, page.lang))
+    if question is None or len(answer.split()) < ANSWER_WORDS[0]:
+        return None
+    return Draft("definition", question, answer, (page.section.id,), (term,), 0.7)
+
+
+def defined_term(sentence: str, page: Page) -> tuple[str, str, str] | None:
+    """``(term, copula, predicate)`` when ``sentence`` defines the section's heading or the page's thing."""
+    copulas = "|".join(re.escape(c) for c in page.lang.words.get("definition_copulas", ()))
+    articles = "|".join(re.escape(a) for a in page.lang.words.get("definition_articles", ()))
+    if not copulas or not articles:
+        return None
+    match = re.match(
+        rf"^(?P<term>[^,;:()]{{2,60}}?)\s+(?P<cop>{copulas})\s+(?P<pred>(?:{articles})\b.{{8,}})$", sentence
+    )
+    if not match:
+        return None
+    term = match["term"].strip()
+    names = {fold(page.heading)}
+    if page.thing:
+        names.add(fold(page.thing.name))
+    bare = fold(re.sub(r"^(?:" + articles + r")\s+", "", term, flags=re.IGNORECASE))
+    if bare not in names and fold(term) not in names:
+        return None
+    return term, match["cop"], match["pred"].rstrip(" .")
+
+
+PHRASES = {
+    "question_heading": question_heading,
+    "task_heading": task_heading,
+    "open_thing": open_thing,
+    "what_does_do": what_does_do,
+    "definition": definition,
+}
+
+
+def clean(heading: str) -> str:
+    return clean_heading(heading)

@@ -1,0 +1,177 @@
+"""What the offline rules read from a section: a clean heading, sentences, steps, menu paths, the product.
+
+Sentences come from sentencex (Wikimedia's segmenter: per-language abbreviations such as "z. B."),
+lemmas and inflections from lemminflect (English) and simplemma (other languages).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+
+from qagen.records import Section
+
+_NUMBER = re.compile(r"^\s*(?:(?:\d+|[A-Z])(?:\.\d+)*\.?|[IVXLC]+\.)\s+(?=\S)")
+_SPACE = re.compile(r"\s+")
+_BULLET = re.compile(r"^\s*(?:[-•*▪◦‣–·]|\(?\d{1,2}[.)])\s*")
+_ARROW = re.compile(r"\s*(?:→|->|⇒|▸|►|»|›|\s>\s)\s*")
+_WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
+_QUOTES = re.compile(r"[\"“”„«»‘’‚‹›]")
+
+
+def clean_heading(heading: str) -> str:
+    """The heading without its number ("3.1.1. Import from PDF" -> "Import from PDF") and spare spaces."""
+    text = _SPACE.sub(" ", heading).strip()
+    text = _NUMBER.sub("", text).strip()
+    return text.strip(" :.-–—")
+
+
+def plain_name(text: str) -> str:
+    """A heading or title as a name: no number, no quotes around it."""
+    return _QUOTES.sub("", clean_heading(text)).strip()
+
+
+def sentences(text: str, language: str) -> list[str]:
+    """The sentences of ``text`` (its lines joined), split by sentencex for ``language``."""
+    from sentencex import segment
+
+    flat = _SPACE.sub(" ", text).strip()
+    if not flat:
+        return []
+    try:
+        found = [s.strip() for s in segment(language, flat)]
+    except Exception:  # an unknown code: sentencex's fallback language
+        found = [s.strip() for s in segment("en", flat)]
+    return [s for s in found if s]
+
+
+def lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def steps(text: str) -> list[str]:
+    """Numbered or bulleted lines of a body (a bullet alone on its line joins the next line)."""
+    out: list[str] = []
+    pending = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if _BULLET.fullmatch(stripped):
+            pending = True
+            continue
+        if _BULLET.match(stripped):
+            out.append(_BULLET.sub("", stripped, count=1))
+        elif pending:
+            out.append(stripped)
+        pending = False
+    return out
+
+
+def answer_text(text: str, language: str, max_words: int) -> str:
+    """The body's opening, whole sentences up to ``max_words`` words (at least one sentence)."""
+    chosen: list[str] = []
+    count = 0
+    for sentence in sentences(text, language):
+        n = len(sentence.split())
+        if chosen and count + n > max_words:
+            break
+        chosen.append(sentence)
+        count += n
+    return " ".join(chosen)
+
+
+def menu_paths(text: str, stop_words: frozenset[str]) -> list[str]:
+    """Menu paths written with arrows ("Filters → Blur → Median Blur"), each item cut to its own words."""
+    found: list[str] = []
+    for line in sentences(text, "en") if "\n" not in text else lines(text):
+        parts = _ARROW.split(line)
+        if len(parts) < 2:
+            continue
+        head = _last_words(parts[0], stop_words)
+        tail = _first_words(parts[-1], stop_words)
+        middle = [p.strip() for p in parts[1:-1]]
+        items = [head, *middle, tail]
+        # three items at least: a two-item "path" is mostly a sentence's words before an arrow
+        if len(items) >= 3 and all(0 < len(i.split()) <= 5 and i[:1].isalnum() for i in items):
+            found.append(" → ".join(items))
+    return list(dict.fromkeys(found))
+
+
+def _last_words(text: str, stop: frozenset[str]) -> str:
+    kept: list[str] = []
+    for word in reversed(text.split()):
+        bare = word.strip(".,;:()\"'“”„«»")
+        if not bare or (bare.lower() in stop and kept) or (not bare[:1].isupper() and kept):
+            break
+        if bare.lower() in stop and not kept:
+            return ""
+        kept.insert(0, bare)
+        if len(kept) == 4:
+            break
+    return " ".join(kept)
+
+
+def _first_words(text: str, stop: frozenset[str]) -> str:
+    kept: list[str] = []
+    for word in text.split():
+        bare = word.strip("\"'“”„«»")
+        end = bare[-1:] in ".,;:()"
+        bare = bare.strip(".,;:()")
+        if not bare or (kept and bare.lower() in stop):
+            break
+        kept.append(bare)
+        if end or len(kept) == 5:
+            break
+    return " ".join(kept)
+
+
+def namelike(word: str) -> bool:
+    """A product or organisation name: capitalised inside a word ("LinkHaven"), all capitals ("GIMP"), or a
+    capital and a digit."""
+    core = word.strip(".,;:()\"'“”„«»!?")
+    if len(core) < 3 or not core[:1].isalpha():
+        return False
+    return (core.isupper() and core.isalpha()) or (any(c.isupper() for c in core[1:]) and not core.isupper())
+
+
+def corpus_product(documents: Iterable[tuple[str, str]], share: float = 0.6) -> str | None:
+    """The one name most documents share (title and text), when it is in at least ``share`` of them
+    and at least two: "GIMP" over the pages of its help."""
+    seen: Counter[str] = Counter()
+    n = 0
+    for title, text in documents:
+        n += 1
+        names = {w.strip(".,;:()\"'“”„«»!?") for w in f"{title} {text}".split() if namelike(w)}
+        seen.update(names)
+    if n < 2 or not seen:
+        return None
+    name, count = seen.most_common(1)[0]
+    return name if count >= max(2, share * n) else None
+
+
+@functools.lru_cache(maxsize=4096)
+def english_verb(word: str) -> str | None:
+    """The base form of an English verb form ("Opening" -> "open"), or None when it is not one."""
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word.lower())
+    found = lemmas.get("VERB")
+    return found[0] if found else None
+
+
+def fold(text: str) -> str:
+    """Lower case without accents, for comparing words."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def is_prose(section: Section) -> bool:
+    return section.kind == "prose"

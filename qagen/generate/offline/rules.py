@@ -1,0 +1,162 @@
+"""The offline generator's rules, as data: what each one matches, what it builds, where it came from.
+
+A rule has a ``kind``: ``phrase`` rules write candidates (question, answer, options) from a section;
+``veto`` rules reject a written candidate with a reason; ``rewrite`` rules change its wording. Rules
+run in the order of :data:`RULES`; every item records the phrase rule that wrote it
+(``generator.rule``), and ``generate.offline_rules_off`` switches any rule off by name, so a rule
+that reads badly in a review is turned off as data, not patched in code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+RuleKind = Literal["phrase", "veto", "rewrite"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule: its name, kind, the item type it serves, what it matches and what it builds."""
+
+    name: str
+    kind: RuleKind
+    item_type: Literal["long_form", "factoid", "mcq", "any"]
+    matches: str
+    builds: str
+    origin: str
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "question_heading",
+        "phrase",
+        "long_form",
+        "a heading that is already a question (ends with the language's question mark, opens with a question word)",
+        "the heading as the question; the section's opening as the answer",
+        "general: help pages and FAQs title sections with the user's question",
+    ),
+    Rule(
+        "task_heading",
+        "phrase",
+        "long_form",
+        "a task heading in one of the language's forms (tasks.json: 'To open a file', 'Opening a file', "
+        "'How to ...', 'Pour ouvrir ...', 'Eine Datei öffnen', 'So öffnen Sie ...')",
+        "frames.how_do_i with the task; the steps (or the body's opening) as the answer",
+        "general: task-oriented help states each task as its heading",
+    ),
+    Rule(
+        "open_thing",
+        "phrase",
+        "long_form",
+        "a heading of words.activation_headings ('Activating the filter', 'Aufruf') under a page that names a thing",
+        "frames.how_open with the thing (its generic noun from the body, its name from the title)",
+        "general: reference pages of tools and commands say how to open them",
+    ),
+    Rule(
+        "what_does_do",
+        "phrase",
+        "long_form",
+        "a page's description section whose first sentence is about 'this <generic noun>' or the page's thing",
+        "frames.what_does_do with the thing; the first sentences as the answer",
+        "general: reference pages open with what the thing does",
+    ),
+    Rule(
+        "definition",
+        "phrase",
+        "long_form",
+        "a section whose first sentence defines its heading's term ('X is a ...', definition_copulas/articles)",
+        "frames.what_is with the term; the defining sentence (and the next) as the answer",
+        "general: glossaries and concept pages define their term first",
+    ),
+    Rule(
+        "contact",
+        "phrase",
+        "factoid",
+        "a phone number, e-mail address or web address with a label or topic in its line",
+        "the entity's question (qagen.generate.factoids); the line holding it as the answer",
+        "paper B.2: one factoid per extracted entity",
+    ),
+    Rule(
+        "menu_choice",
+        "phrase",
+        "mcq",
+        "a menu path written with arrows in the section that opens the page's thing",
+        "frames.mcq_menu; the path as the key, menu paths of other pages as distractors",
+        "general: help pages give the menu path of every command",
+    ),
+    Rule(
+        "contact_choice",
+        "phrase",
+        "mcq",
+        "a phone-number factoid of the section (rule contact; web and e-mail addresses give themselves away by domain)",
+        "the factoid's question; the entity as the key, entities of the same kind from other documents as distractors",
+        "general: which number or address is the right one",
+    ),
+    Rule(
+        "definition_choice",
+        "phrase",
+        "mcq",
+        "a defining sentence ('X is a ...') whose predicate can stand alone",
+        "frames.mcq_definition; the predicate as the key, other terms' predicates as distractors",
+        "general: what a term means, with other terms' meanings as wrong options",
+    ),
+    Rule(
+        "your_to_my",
+        "rewrite",
+        "any",
+        "the reader's 'your' in a task ('Setting your preferences')",
+        "the asker's 'my' (tasks.object_pronouns)",
+        "general: the user asks about their own things",
+    ),
+    Rule(
+        "name_the_product",
+        "rewrite",
+        "any",
+        "a question that does not name the corpus's product or organisation (generate.subject, or derived)",
+        "frames.in_product appended in the frame's place",
+        "DESIGN: a question names what it is about",
+    ),
+    Rule(
+        "no_pointer",
+        "veto",
+        "any",
+        "a question holding a word that points back (words.pointers: 'this', 'above', 'the same')",
+        "rejection: not self-contained",
+        "READING.md: self-contained",
+    ),
+    Rule(
+        "no_generic_thing",
+        "veto",
+        "any",
+        "a question naming 'the filter', 'the tool' (words.generic_nouns) with no name to anchor it",
+        "rejection: not self-contained",
+        "READING.md: self-contained",
+    ),
+    Rule(
+        "answer_length",
+        "veto",
+        "any",
+        "an answer under 8 words (factoids: 3) or a long-form answer that is not whole sentences",
+        "rejection: incomplete answer",
+        "READING.md: correct (an introduction instead of the steps)",
+    ),
+    Rule(
+        "skip_heading",
+        "veto",
+        "any",
+        "a heading of words.skip_headings (contents, index, see also, licence) or a non-prose section",
+        "no candidate from the section",
+        "DESIGN: a source is prose worth asking about",
+    ),
+)
+
+BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
+
+
+def enabled(off: list[str] | tuple[str, ...] | frozenset[str]) -> frozenset[str]:
+    """Names of the rules in use with ``off`` switched off (an unknown name is an error)."""
+    unknown = sorted(set(off) - set(BY_NAME))
+    if unknown:
+        raise ValueError(f"generate.offline_rules_off names no rule: {', '.join(unknown)}; rules: {', '.join(BY_NAME)}")
+    return frozenset(BY_NAME) - frozenset(off)

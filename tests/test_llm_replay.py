@@ -1,0 +1,78 @@
+"""The replay backend, and the LLM path end to end on a capable model's recorded replies."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from qagen.llm import get_llm
+from qagen.llm.base import LLMRequest, LLMSpecError, Message
+from qagen.llm.replay import MISSING, NoRecordedReply, ReplayLLM, content_key
+
+RECORDED = Path(__file__).resolve().parent / "data" / "recorded"
+HELPDESK = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "helpdesk"
+
+
+def _request(text: str, temperature: float = 0.7) -> LLMRequest:
+    return LLMRequest((Message("user", text),), schema={"type": "object"}, temperature=temperature)
+
+
+def test_replies_are_served_by_what_the_model_reads(tmp_path: Path) -> None:
+    asked = _request("Which port takes the fibre box?")
+    row = {"key": content_key(asked), "reply": '{"answer": "the WAN port"}'}
+    (tmp_path / "replies.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    llm = get_llm(f"replay:{tmp_path}")
+    assert isinstance(llm, ReplayLLM)
+    # sampling settings are not part of what the model reads
+    done = asyncio.run(llm.complete(_request("Which port takes the fibre box?", temperature=0.0)))
+    assert done.text == '{"answer": "the WAN port"}' and done.usage.completion_tokens > 0
+
+
+def test_a_request_with_no_reply_fails_and_is_listed_once(tmp_path: Path) -> None:
+    llm = ReplayLLM(tmp_path)
+    for _ in range(2):
+        with pytest.raises(NoRecordedReply, match="no recorded reply"):
+            asyncio.run(llm.complete(_request("Unrecorded?")))
+    listed = [json.loads(line) for line in (tmp_path / MISSING).read_text().splitlines()]
+    assert len(listed) == 1 and listed[0]["key"] == content_key(_request("Unrecorded?"))
+    assert listed[0]["messages"] == [{"role": "user", "content": "Unrecorded?"}]
+    # a second backend on the same folder does not list it again
+    with pytest.raises(NoRecordedReply):
+        asyncio.run(ReplayLLM(tmp_path).complete(_request("Unrecorded?")))
+    assert len((tmp_path / MISSING).read_text().splitlines()) == 1
+
+
+def test_a_bad_recording_is_one_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(LLMSpecError, match="no recording folder"):
+        ReplayLLM(tmp_path / "absent")
+    (tmp_path / "replies.jsonl").write_text("not json\n")
+    with pytest.raises(LLMSpecError, match="line 1 is not a recorded reply"):
+        ReplayLLM(tmp_path)
+
+
+@pytest.mark.skipif(not HELPDESK.is_dir(), reason="needs ../shared/corpora/helpdesk")
+def test_the_llm_path_end_to_end_on_recorded_replies(tmp_path: Path) -> None:
+    """Every request the build sends has a recorded reply; the build makes items from them, none failed."""
+    from qagen import build
+
+    recording = tmp_path / "recording"
+    shutil.copytree(RECORDED / "helpdesk_a3", recording)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in (recording / "documents.txt").read_text().split():
+        shutil.copyfile(HELPDESK / name, docs / name)
+    result = build(docs, tmp_path / "out", llm=f"replay:{recording}", overrides=["folds.samples_total=24"])
+    missing = recording / MISSING
+    assert not missing.exists(), f"{len(missing.read_text().splitlines())} request(s) have no recorded reply"
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    stats = manifest["stages"]["generate"]["llm"]
+    assert stats["failures"] == 0 and stats["requests"] == 48
+    items = [json.loads(line) for line in (tmp_path / "out" / "items.jsonl").read_text().splitlines()]
+    assert len(items) >= 30 and {i["type"] for i in items} == {"long_form", "mcq"}
+    assert {i["generator"]["backend"] for i in items} == {"replay:recording"}
+    assert {i["language"] for i in items} == {"en", "de", "fr"}
+    assert result is not None
