@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from qagen.errors import UsageError
 from qagen.records import SectionKind
@@ -289,15 +289,15 @@ class GenerateConfig(_Section):
     )
     mcq_per_section: int = Field(1, ge=0, description="multiple-choice requests per sampled section (0 = none)")
     personas: list[str] = Field(
-        default_factory=lambda: [
-            "new employee",
-            "recovering patient",
-            "parent of a sick child",
-            "curious customer",
-            "experienced professional",
-            "first-time user",
-        ],
-        description="who asks the long-form questions; one is picked per section (seeded)",
+        default_factory=list,
+        description="who asks the long-form questions; one is picked per section (seeded). Empty: personas of the "
+        "corpus (new and experienced users of its product, see generate.subject); a persona sets tone and "
+        "expertise, never private details",
+    )
+    min_section_words: int = Field(
+        12,
+        ge=0,
+        description="words a section needs to be sent to an LLM (a heading and one line: not sent)",
     )
     multi_hop_share: float = Field(
         0.0,
@@ -382,6 +382,17 @@ class GenerateConfig(_Section):
         if any(w < 0 for w in v.values()) or sum(v.values()) <= 0:
             raise ValueError("weights must be >= 0 with a positive total")
         return v
+
+    @model_validator(mode="after")
+    def _mixes_fit(self) -> GenerateConfig:
+        from qagen.generate.mix import BLOOM_LEVELS, SCENARIOS, _quotas, check_mix
+
+        _quotas(
+            1,
+            check_mix(self.bloom_mix, BLOOM_LEVELS, "bloom_mix"),
+            check_mix(self.scenario_mix, SCENARIOS, "scenario_mix"),
+        )
+        return self
 
     @field_validator("persona_mix")
     @classmethod

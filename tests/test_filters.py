@@ -3,6 +3,7 @@ then run_filters as a whole: funnel arithmetic, determinism, skip, format."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 import re
@@ -386,7 +387,30 @@ def test_mcq_correct_option_must_be_quoted_and_rationale_grounded():
     good = mcq(rationale="The clinic is open Monday to Friday from 8:00 to 17:00.")
     assert check_grounding(good, CTX, CFG) is None
     bad = mcq(rationale="Wrap the ice pack in a cloth before cooling the knee.")
-    assert check_grounding(bad, CTX, CFG).reason.startswith("rationale content words not in the source")
+    assert check_grounding(bad, CTX, CFG).reason == "rationale not quoted from the source"
+
+
+def test_an_mcq_is_judged_by_its_quoted_evidence():
+    """With a rationale: a paraphrased key passes when the quote supports it; a distractor is rejected only when
+    the quote states it, not because its words occur elsewhere in the source."""
+    quote = "The clinic is open Monday to Friday from 8:00 to 17:00."
+    paraphrase = mcq(options=("Every weekday, Monday to Friday", "Only on weekends", "Every evening", "On holidays"))
+    assert check_grounding(paraphrase, CTX, CFG).reason.startswith("correct option not quoted")  # words alone
+    assert check_grounding(dataclasses.replace(paraphrase, rationale=quote), CTX, CFG) is None
+    # a distractor made of the source's words (the garage sentence), but not what the quote states: wrong, kept
+    garage = mcq(
+        options=("Every weekday, Monday to Friday", "In garage P2", "Every evening", "On holidays"), rationale=quote
+    )
+    assert check_grounding(garage, CTX, CFG) is None
+    # the quote states the distractor and not the key: the distractor answers as well, rejected
+    stated = mcq(options=("Open from 8:00", "Monday to Friday", "Every evening", "On holidays"), rationale=quote)
+    assert check_grounding(stated, CTX, CFG).reason == "distractor stated by the quoted rationale (option 1)"
+    # a key the quote does not support at all
+    wrong = mcq(options=("Every evening", "Only on weekends", "At noon", "On holidays"), rationale=quote)
+    assert check_grounding(wrong, CTX, CFG).reason == "correct option not supported by the quoted rationale"
+    # the quote may differ in spacing and case
+    spaced = dataclasses.replace(paraphrase, rationale="the clinic is open  Monday to Friday from 8:00 to 17:00")
+    assert check_grounding(spaced, CTX, CFG) is None
 
 
 # --- copied from the prompt -------------------------------------------------------------------

@@ -45,6 +45,7 @@ def questions(ctx: GenerationContext, kind: str | None = None) -> dict[str, str]
         ("How to crop an image", "en", "crop an image"),
         ("Crop the image", "en", "crop the image"),
         ("Cancelling or changing an appointment", "en", "cancel or change an appointment"),
+        ("Managing pain and swelling", "en", "manage pain and swelling"),
         ("Ein Bild zuschneiden", "de", "ein Bild zuschneiden"),
         ("So fügen Sie eine Ebene ein", "de", "eine Ebene einfügen"),
         ("Pour recadrer une image", "fr", "recadrer une image"),
@@ -213,3 +214,56 @@ def test_no_generate_module_is_over_450_lines() -> None:
     root = Path(__file__).resolve().parents[1] / "qagen" / "generate"
     long = {p.name: n for p in root.rglob("*.py") if (n := len(p.read_text().splitlines())) > 450}
     assert set(long) <= {"entities.py", "factoids.py"}, long  # the contact factoids' modules, not yet split
+
+
+def test_a_wrapped_bullet_item_is_one_whole_step() -> None:
+    from qagen.generate.offline.reading import steps
+
+    body = "Some tips:\n- \nStable is very stable. It gets\nsecurity support.\n- \nTesting has newer software\nthan Stable."
+    assert steps(body) == [
+        "Stable is very stable. It gets security support.",
+        "Testing has newer software than Stable.",
+    ]
+
+
+def test_a_how_to_needs_steps_and_a_title_case_heading_is_asked_in_sentence_case() -> None:
+    captions = "Figure 17.2. Example of the filter\nOriginal image\nFilter applied with default options"
+    ctx = ctx_of(
+        {
+            "a": ("Guide", [("Using the Blur Filter Creatively", captions)]),
+            "b": ("Guide 2", [("Create a Floating Selection Automatically", f"Some commands do it. {STEPS}")]),
+        },
+        types=["long_form"],
+    )
+    assert questions(ctx) == {"How do I create a floating selection automatically?": "task_heading"}
+
+
+def test_a_factoid_never_puts_the_page_title_before_the_question() -> None:
+    from qagen.generate.offline import quotes_a_title
+
+    assert quotes_a_title("For 13.6. Little Planet, on which website can I find images?", ("13.6. Little Planet", ""))
+    assert quotes_a_title("Per “Layout di pagina”: a quale indirizzo posso scrivere?", ("Layout di pagina", ""))
+    assert not quotes_a_title("What is the phone number of the appointments desk at the clinic?", ("Clinic", ""))
+    title = ("AromaVita Warranty, Repairs and Returns", "Contact")
+    assert quotes_a_title("For AromaVita Warranty, Repairs and Returns, where is the form online?", title)
+
+
+def test_every_rule_is_switched_off_by_its_name() -> None:
+    """No rule in the registry is decoration: switching any one off changes what a corpus gives or is refused."""
+    docs = {
+        "g": ("Crop", [("Activating the tool", "Open the tool from Tools → Transform → Crop . The tool crops."),
+                       ("Cropping your image", f"The Crop tool trims. {STEPS}"), ("Contents", STEPS),
+                       ("Changing the filter", f"Crop tool settings. {STEPS}")]),
+        "h": ("Blur", [("Blur", "Use Filters → Blur → Gauss . The Blur filter blurs the image softly.")]),
+        "k": ("Sharpen", [("Notes", "This filter sharpens the edges of the image. The filter works fast and well.")]),
+    }  # fmt: skip
+    base = {(i.question, i.answer) for i in generate_offline(ctx_of(docs, subject="PixelForge"))}
+    from qagen.generate.offline.rules import BY_NAME
+
+    for name in ("your_to_my", "skip_heading", "no_generic_thing", "name_the_product", "task_heading"):
+        off = {
+            (i.question, i.answer)
+            for i in generate_offline(ctx_of(docs, subject="PixelForge", offline_rules_off=[name]))
+        }
+        assert off != base, name
+    assert set(BY_NAME) >= {"your_to_my", "skip_heading", "no_generic_thing", "answer_length", "no_title_prefix"}

@@ -29,7 +29,7 @@ def make_ctx() -> GenerationContext:
         FoldAssignment("a-1", 4, "p1", "kept", 1, "test", sampled=False),
         FoldAssignment("b-0", 4, "p2", "kept", 1, "test", sampled=True),
     ]
-    config = GenerateConfig(phone_region="NL", personas=["visitor"])
+    config = GenerateConfig(min_section_words=0, phone_region="NL", personas=["visitor"])
     return GenerationContext.build(sections, pages, assignments, seed=3, config=config, language="en")
 
 
@@ -51,7 +51,7 @@ MCQ = MCQReply(
 
 def plan(types: list[str]):
     ctx = make_ctx()
-    config = GenerateConfig(types=types, phone_region="NL", personas=["visitor"])
+    config = GenerateConfig(min_section_words=0, types=types, phone_region="NL", personas=["visitor"])
     return ctx, plan_requests(ctx, PROMPTS, config)
 
 

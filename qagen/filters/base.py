@@ -46,6 +46,7 @@ class FilterContext:
     phone_region: str = "US"
     entity_kinds: tuple[str, ...] = ("phone", "email", "url")
     titles: Mapping[str, str] = field(default_factory=dict)
+    subject: str | None = None  # the product or organisation most documents share: naming it names the subject
     prompt_texts: tuple[str, ...] = ()
     _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 

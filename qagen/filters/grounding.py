@@ -13,10 +13,12 @@ Two measures, both required:
 A word is found when the source holds it, its singular or plural, or a word it is a prefix
 of or that is a prefix of it (five letters at least: "visit" / "visiting"). Factoid answers
 are checked without their entity (its format may differ: ``factoid_entity`` compares it
-normalised). For an MCQ the correct option must be quoted: a span of the source after
-normalisation (case, punctuation, spacing), or made only of content words the source holds;
-its rationale, when there is one, must pass the content-word rule; and every distractor must
-stay below ``filter.distractor_max_support``: a distractor the section states is not wrong.
+normalised). An MCQ is judged by its evidence: its rationale must be a quote of the source
+(rapidfuzz partial ratio >= 85 per sentence) that supports the key (the key is a span of it,
+or shares a content lemma with it, lemmas by simplemma: a paraphrased B2 key passes), and a
+distractor is rejected only when the quote states it where it does not state the key. An MCQ
+without a rationale keeps the word-level rule: the key quoted from the source, no distractor
+at ``filter.distractor_max_support`` or above.
 """
 
 from __future__ import annotations
@@ -218,6 +220,8 @@ def check_grounding(item: Item, ctx: FilterContext, config: FilterConfig) -> Rej
     index = item.answer_index if item.answer_index is not None else -1
     if not 0 <= index < len(options):
         return Reject("mcq: answer_index out of range")
+    if item.rationale and item.rationale.strip():
+        return _mcq_by_evidence(item, options, index, source, config)
     correct = rouge_recall(options[index], source, rtype)
     if correct < config.grounding_threshold:
         return Reject("correct option not grounded in the source", correct)
@@ -226,16 +230,67 @@ def check_grounding(item: Item, ctx: FilterContext, config: FilterConfig) -> Rej
         share, missing = content_recall(options[index], vocab, language)
         if share < 1.0 or not content_words(options[index], language):
             return Reject(f"correct option not quoted from the source ({', '.join(missing[:5])})", share)
-    if item.rationale and item.rationale.strip():
-        share, missing = content_recall(item.rationale, vocab, language)
-        if share < config.content_recall:
-            return Reject(f"rationale content words not in the source ({', '.join(missing[:5])})", share)
     for i, option in enumerate(options):
-        if i == index:
-            continue
-        support = rouge_recall(option, source, rtype)
+        support = rouge_recall(option, source, rtype) if i != index else 0.0
         if support >= config.distractor_max_support:
             return Reject(f"distractor supported by the source (option {i})", support)
+    return None
+
+
+QUOTE_MIN_RATIO = 85.0  # rapidfuzz partial ratio of the rationale against the source: a quote, spacing and case aside
+
+
+def quoted(quote: str, source: str) -> float:
+    """How nearly ``quote`` occurs in ``source`` (0-100; each sentence of it scored, the weakest counts)."""
+    from rapidfuzz import fuzz
+
+    text = normalized(source)
+    pieces = [normalized(p) for p in re.split(r"(?<=[.!?;])\s+|\n+", quote) if len(normalized(p)) >= 12]
+    if not pieces:
+        pieces = [normalized(quote)]
+    return min(fuzz.partial_ratio(p, text) for p in pieces if p) if any(pieces) else 0.0
+
+
+def lemmas(text: str, language: str | None) -> set[str]:
+    """Lemmas of the content words of ``text`` (simplemma), lower case."""
+    import simplemma
+
+    code = (language or "en").split("-")[0]
+    out = set()
+    for word in content_words(text, language):
+        try:
+            out.add(simplemma.lemmatize(word, lang=code).lower())
+        except ValueError:  # a language simplemma does not know
+            out.add(word)
+    return out
+
+
+def supports(evidence: str, claim: str, language: str | None) -> bool:
+    """The evidence holds the claim: the claim is a span of it, or shares a content lemma (or word stem) with it."""
+    if is_span(claim, evidence):
+        return True
+    wanted = lemmas(claim, language)
+    if not wanted:  # a number or a symbol: found as written
+        return normalized(claim) in normalized(evidence)
+    have = lemmas(evidence, language)
+    vocab = Vocabulary.of([evidence])
+    return bool(wanted & have) or any(vocab.has(w) for w in content_words(claim, language))
+
+
+def _mcq_by_evidence(item: Item, options: list[str], index: int, source: str, config: FilterConfig) -> Reject | None:
+    """The rationale is quoted from the source and supports the key; a distractor is wrong unless the quote
+    states it as the key is stated (it is the quote's own words and the key is not)."""
+    rationale = item.rationale or ""
+    ratio = quoted(rationale, source)
+    if ratio < QUOTE_MIN_RATIO:
+        return Reject("rationale not quoted from the source", round(ratio / 100, 3))
+    key = options[index]
+    if not supports(rationale, key, item.language) and not supports(source, key, item.language):
+        return Reject("correct option not supported by the quoted rationale", 0.0)
+    key_stated = is_span(key, rationale)
+    for i, option in enumerate(options):
+        if i != index and is_span(option, rationale) and not key_stated and not is_span(option, key):
+            return Reject(f"distractor stated by the quoted rationale (option {i})", 1.0)
     return None
 
 

@@ -265,6 +265,8 @@ def find_subject(item: Item, ctx: FilterContext, share: float = 0.2) -> tuple[bo
     docs = sorted({ctx.sections[s].doc_id for s in item.source.section_ids if s in ctx.sections})
     docs = docs or [item.source.doc_id]
     asked = set(words(item.question))
+    if ctx.subject and set(words(ctx.subject)) <= asked:
+        return True, f"corpus subject {ctx.subject}"  # "in GIMP": the whole corpus is about it
     titles: dict[str, frozenset[str]] = ctx.cached("self_contained.title_words", lambda: title_words(ctx.titles))
     common = corpus.n_docs / 2 if corpus.n_docs >= 3 else corpus.n_docs
     for d in docs:

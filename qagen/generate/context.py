@@ -162,6 +162,16 @@ class GenerationContext:
         return self.doc_titles.get(doc_id, "")
 
     @functools.cached_property
+    def subject(self) -> str | None:
+        """The product or organisation questions name: ``generate.subject``, else the name most documents
+        share (their titles and text: "GIMP" over its help pages), else None."""
+        if self.config.subject:
+            return self.config.subject
+        from qagen.generate.offline.reading import corpus_subject
+
+        return corpus_subject(self.sections.values(), dict(self.doc_titles))
+
+    @functools.cached_property
     def _by_place(self) -> dict[tuple[str, int], Section]:
         return {(s.doc_id, s.order): s for s in self.sections.values()}
 

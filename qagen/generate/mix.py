@@ -67,29 +67,64 @@ def check_mix(mix: dict[str, float], allowed: Sequence[str], name: str) -> dict[
     return {k: float(mix.get(k, 0.0)) for k in allowed}
 
 
+# Which levels a scenario can be asked at without contradicting itself: one fact is not compared or related
+# (no B4 at S1); several facts are not "recalled as stated" (no B1 at S2/S3: that glues facts with "and").
+COMPATIBLE: dict[str, tuple[str, ...]] = {"S1": ("B1", "B2", "B3"), "S2": ("B2", "B3", "B4"), "S3": ("B2", "B3", "B4")}
+
+
+def _quotas(n: int, b: dict[str, float], s: dict[str, float]) -> dict[tuple[str, str], float]:
+    """Real-valued counts on the compatible cells whose level and scenario totals follow the mixes (iterative
+    proportional fitting); a level or scenario with no compatible partner in the mixes is an error."""
+    cells = [(x, y) for y in SCENARIOS for x in COMPATIBLE[y] if b[x] > 0 and s[y] > 0]
+    for x in (x for x in BLOOM_LEVELS if b[x] > 0):
+        if not any(c[0] == x for c in cells):
+            raise ValueError(
+                f"generate.bloom_mix level {x} pairs with no scenario of generate.scenario_mix "
+                f"({x} fits {', '.join(y for y in SCENARIOS if x in COMPATIBLE[y])})"
+            )
+    for y in (y for y in SCENARIOS if s[y] > 0):
+        if not any(c[1] == y for c in cells):
+            raise ValueError(
+                f"generate.scenario_mix {y} pairs with no level of generate.bloom_mix ({y} fits "
+                f"{', '.join(COMPATIBLE[y])})"
+            )
+    bt, st = sum(b.values()), sum(s.values())
+    rows = {x: n * b[x] / bt for x in BLOOM_LEVELS}
+    cols = {y: n * s[y] / st for y in SCENARIOS}
+    q = {c: b[c[0]] * s[c[1]] for c in cells}
+    for _ in range(200):
+        for target, axis in ((rows, 0), (cols, 1)):
+            for key, want in target.items():
+                have = sum(v for c, v in q.items() if c[axis] == key)
+                if have > 0:
+                    for c in q:
+                        if c[axis] == key:
+                            q[c] *= want / have
+    return q
+
+
 def allocate(
     n: int, bloom_mix: dict[str, float], scenario_mix: dict[str, float], seed: int
 ) -> dict[tuple[str, str], int]:
-    """Counts per (bloom, scenario) cell summing to ``n``; each within one of ``n * share``."""
+    """Counts per (bloom, scenario) cell summing to ``n``, only on compatible cells (:data:`COMPATIBLE`), with
+    level and scenario totals following the mixes as closely as the compatible cells allow."""
     if n < 0:
         raise ValueError(f"number of requests must be >= 0; got {n}")
     b = check_mix(bloom_mix, BLOOM_LEVELS, "bloom_mix")
     s = check_mix(scenario_mix, SCENARIOS, "scenario_mix")
-    bt, st = sum(b.values()), sum(s.values())
-    quota = {(x, y): n * b[x] / bt * s[y] / st for x in BLOOM_LEVELS for y in SCENARIOS}
+    quota = _quotas(n, b, s)
     counts = {c: math.floor(q + 1e-9) for c, q in quota.items()}
     rng = random.Random(f"{seed}:mix")
     tiebreak = {c: rng.random() for c in quota}
     for _ in range(n - sum(counts.values())):
-        open_cells = [c for c in quota if counts[c] == math.floor(quota[c] + 1e-9) and quota[c] - counts[c] > 1e-9]
 
         def deficit(c: tuple[str, str]) -> tuple[float, float, float]:
-            row = sum(quota[(c[0], y)] - counts[(c[0], y)] for y in SCENARIOS)
-            col = sum(quota[(x, c[1])] - counts[(x, c[1])] for x in BLOOM_LEVELS)
+            row = sum(quota[k] - counts[k] for k in quota if k[0] == c[0])
+            col = sum(quota[k] - counts[k] for k in quota if k[1] == c[1])
             return (row + col, quota[c] - counts[c], tiebreak[c])
 
-        counts[max(open_cells, key=deficit)] += 1
-    return counts
+        counts[max(quota, key=deficit)] += 1
+    return {(x, y): counts.get((x, y), 0) for x in BLOOM_LEVELS for y in SCENARIOS}
 
 
 def assign(

@@ -9,6 +9,7 @@ a reply that does not validate never becomes an item.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -130,10 +131,32 @@ def _convert(plan: PlannedRequest, value: BaseModel, ctx: GenerationContext, gen
             options=tuple(options),
             answer_index=options.index(value.correct_answer),
             bloom=plan.meta.get("bloom"),
-            scenario=plan.meta.get("scenario"),
+            scenario=achieved_scenario(plan.meta.get("scenario"), value.rationale, plan.section_ids, ctx),
             rationale=value.rationale,
         )
     ]
+
+
+def achieved_scenario(
+    asked: str | None, rationale: str, section_ids: Sequence[str], ctx: GenerationContext
+) -> str | None:
+    """The scenario the item's quoted evidence shows: S3 only when it quotes sections of two documents or more,
+    S2 when it quotes two sentences or more of one document, else S1 (a label is checked, never assumed)."""
+    if asked not in ("S2", "S3") or not rationale.strip():
+        return asked
+    from qagen.filters.grounding import quoted
+
+    pieces = [p for p in re.split(r"(?<=[.!?;:])\s+|\n+", rationale) if len(p.strip()) >= 12]
+    docs: set[str] = set()
+    found = 0
+    for piece in pieces:
+        hits = [sid for sid in section_ids if sid in ctx.sections and quoted(piece, ctx.sections[sid].text) >= 85]
+        if hits:
+            found += 1
+            docs |= {ctx.sections[sid].doc_id for sid in hits}
+    if asked == "S3" and len(docs) >= 2:
+        return "S3"
+    return "S2" if found >= 2 else "S1"
 
 
 def _failed(plan: PlannedRequest, ctx: GenerationContext, generator: GeneratorInfo, reason: str) -> Rejection:

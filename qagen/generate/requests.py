@@ -65,7 +65,12 @@ class PlannedRequest:
 
 
 def plan_requests(
-    ctx: GenerationContext, prompts_dir: str | Path, config: GenerateConfig, *, llm: LLMConfig | None = None
+    ctx: GenerationContext,
+    prompts_dir: str | Path,
+    config: GenerateConfig,
+    *,
+    llm: LLMConfig | None = None,
+    keep_per_section: int | None = None,
 ) -> list[PlannedRequest]:
     """Plan every request for the sampled sections of ``ctx``.
 
@@ -75,6 +80,8 @@ def plan_requests(
             few-shot file ``few_shot_long_form.json``).
         config: The ``[generate]`` config section.
         llm: The ``[llm]`` section, for temperature and max_tokens (defaults when None).
+        keep_per_section: Items the filters keep per section and type (``filter.keep_per_section``): a
+            long-form request asks for no more questions than that (asking more only to throw them away).
 
     Returns:
         Requests in sampled-section order: long-form, factoid, then MCQ requests last.
@@ -88,12 +95,15 @@ def plan_requests(
 
         asked = [sid for sid in ctx.sampled if ctx.sections[sid].text.strip()]
         persona_of = assign_by_share(asked, config.persona_mix, ctx.seed)
+    personas = corpus_personas(ctx, config)
+    n_questions = min(config.long_form_per_section, keep_per_section or config.long_form_per_section)
     for sid in ctx.sampled:
         section = ctx.sections[sid]
-        if not section.text.strip():
-            continue
+        if not substantial(section, config):
+            continue  # a heading with a line under it: nothing a user asks about (the model can only rephrase it)
         if "long_form" in config.types:
-            planned.append(_long_form(ctx, section, prompts, config, llm, persona_of.get(sid)))
+            persona = persona_of.get(sid) or _drawn_persona(ctx, personas, sid)
+            planned.append(_long_form(ctx, section, prompts, config, llm, persona, n_questions))
         if "factoid" in config.types:
             planned += _factoids(ctx, section, prompts["factoid"], config, llm)
     if "long_form" in config.types and config.multi_hop_share > 0:
@@ -117,8 +127,8 @@ def _pairs(
     """Two-section requests for ``share`` of the sampled sections, so both are loaded in the same iteration:
     multi-hop, with the most similar section of its topic and fold (its own document's first); comparison,
     with the most similar section of another document of its topic and fold."""
-    corpus = _Corpus(ctx)
-    sampled = [sid for sid in ctx.sampled if ctx.sections[sid].text.strip() and sid in ctx.folds]
+    corpus = _Corpus(ctx, config)
+    sampled = [sid for sid in ctx.sampled if substantial(ctx.sections[sid], config) and sid in ctx.folds]
     wanted = round(share * len(sampled))
     order = sorted(sampled, key=lambda sid: random.Random(f"{ctx.seed}:{kind}:{sid}").random())
     out: list[PlannedRequest] = []
@@ -128,7 +138,7 @@ def _pairs(
         partner = corpus.hop_partner(sid) if kind == "multi_hop" else next(iter(corpus.s3_partners(sid, 1)), None)
         if partner is None:
             continue
-        persona = persona_of.get(sid) or _drawn_persona(ctx, config, sid)
+        persona = persona_of.get(sid) or _drawn_persona(ctx, corpus_personas(ctx, config), sid)
         section_ids = (sid, partner)
         language = ctx.language_of(sid)
         values = {"language_name": language_name(language), "persona": persona,
@@ -185,8 +195,31 @@ def _request(
     )
 
 
+def substantial(section: Section, config: GenerateConfig) -> bool:
+    """A section with enough text of its own to ask about (``generate.min_section_words``)."""
+    return len(section.text.split()) >= config.min_section_words
+
+
+def subject_rule(ctx: GenerationContext) -> str:
+    """How a question names what it is about: the corpus's product or organisation, or the document's own name."""
+    if ctx.subject:
+        return f"it names {ctx.subject} where a user would, so that it makes sense on its own"
+    return "it names the product, organisation or service it concerns where the passage gives it"
+
+
+def corpus_personas(ctx: GenerationContext, config: GenerateConfig) -> list[str]:
+    """``generate.personas``, or personas of this corpus: users of its product, new and experienced (no domain
+    is assumed: a persona sets tone and expertise, never a life story)."""
+    if config.personas:
+        return list(config.personas)
+    if ctx.subject:
+        return [f"person using {ctx.subject} for the first time", f"experienced {ctx.subject} user"]
+    return ["person reading these documents for the first time", "person who knows these documents well"]
+
+
 def _section_values(ctx: GenerationContext, section: Section, config: GenerateConfig) -> dict[str, Any]:
     return {
+        "subject_rule": subject_rule(ctx),
         "language_name": language_name(ctx.language_of(section.id)),
         "document_title": ctx.title(section.doc_id) or section.doc_path,
         "heading": clean_heading(section.heading) or "(no heading)",  # no section number for a model to copy
@@ -194,9 +227,8 @@ def _section_values(ctx: GenerationContext, section: Section, config: GenerateCo
     }
 
 
-def _drawn_persona(ctx: GenerationContext, config: GenerateConfig, section_id: str) -> str:
-    """One of ``generate.personas`` for a section (seeded), when no persona mix assigns one."""
-    personas = config.personas or ["reader of these documents"]
+def _drawn_persona(ctx: GenerationContext, personas: list[str], section_id: str) -> str:
+    """One of the personas for a section (seeded), when no persona mix assigns one."""
     return random.Random(f"{ctx.seed}:persona:{section_id}").choice(personas)
 
 
@@ -206,13 +238,12 @@ def _long_form(
     prompts: dict[str, Any],
     config: GenerateConfig,
     llm: LLMConfig,
-    persona: str | None = None,
+    persona: str,
+    n_questions: int,
 ) -> PlannedRequest:
-    if persona is None:
-        persona = _drawn_persona(ctx, config, section.id)
     values = _section_values(ctx, section, config) | {
         "persona": persona,
-        "n_questions": config.long_form_per_section,
+        "n_questions": _count(n_questions, ctx.language_of(section.id)),
         "examples": prompts["examples_by_language"].get(ctx.language_of(section.id).split("-")[0], prompts["examples"]),
     }
     prompt: Prompt = prompts["long_form"]
@@ -229,6 +260,11 @@ def _long_form(
             "language": ctx.language_of(section.id),
         },
     )
+
+
+def _count(n: int, language: str) -> str:
+    """ "1 question" / "3 different questions" for the prompt (its instructions are English)."""
+    return "one question" if n == 1 else f"{n} different questions"
 
 
 def _factoids(
@@ -264,8 +300,10 @@ def _factoids(
 
 
 def _mcqs(ctx: GenerationContext, prompt: Prompt, config: GenerateConfig, llm: LLMConfig) -> list[PlannedRequest]:
-    slots = [(sid, j) for sid in ctx.sampled if ctx.sections[sid].text.strip() for j in range(config.mcq_per_section)]
-    corpus = _Corpus(ctx)
+    slots = [
+        (sid, j) for sid in ctx.sampled if substantial(ctx.sections[sid], config) for j in range(config.mcq_per_section)
+    ]
+    corpus = _Corpus(ctx, config)
     partners = {sid: corpus.s3_partners(sid, config.s3_documents - 1) for sid, _ in slots}
     cells = assign(len(slots), config.bloom_mix, config.scenario_mix, ctx.seed, [bool(partners[s]) for s, _ in slots])
     out: list[PlannedRequest] = []
@@ -291,6 +329,7 @@ def _mcqs(ctx: GenerationContext, prompt: Prompt, config: GenerateConfig, llm: L
             "scenario_description": SCENARIO_DESCRIPTIONS[meta["scenario"]],
             "question_task": question_task(bloom, meta["scenario"]),
             "passages": _passages(ctx, section_ids, config),
+            "subject_rule": subject_rule(ctx),
         }
         out.append(
             PlannedRequest(
@@ -300,17 +339,20 @@ def _mcqs(ctx: GenerationContext, prompt: Prompt, config: GenerateConfig, llm: L
     return out
 
 
+S3_MIN_SHARED = 0.1  # words two documents' sections share (Jaccard) before they are asked together
+
+
 class _Corpus:
     """Sections grouped by document and by (topic, fold, split), for S2 neighbours and S3 partners."""
 
-    def __init__(self, ctx: GenerationContext) -> None:
+    def __init__(self, ctx: GenerationContext, config: GenerateConfig | None = None) -> None:
         self.ctx = ctx
         self.by_doc: dict[str, dict[int, str]] = {}
         self.by_group: dict[tuple[int, Any], list[str]] = {}
         self._words: dict[str, set[str]] = {}
         for sid in sorted(ctx.sections):
             section = ctx.sections[sid]
-            if not section.text.strip() or sid not in ctx.folds:
+            if not section.text.strip() or sid not in ctx.folds or (config and not substantial(section, config)):
                 continue
             self.by_doc.setdefault(section.doc_id, {})[section.order] = sid
             if ctx.topic(sid) >= 0:
@@ -360,7 +402,7 @@ class _Corpus:
                 continue
             other_words = self.words(other)
             sim = len(words & other_words) / max(1, len(words | other_words))
-            if doc not in best or (sim, other) > best[doc]:
+            if sim >= S3_MIN_SHARED and (doc not in best or (sim, other) > best[doc]):
                 best[doc] = (sim, other)
         ranked = sorted(best.values(), key=lambda t: (-t[0], t[1]))
         return [other for _, other in ranked[:n]]

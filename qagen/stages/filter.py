@@ -22,18 +22,21 @@ def run(ctx: StageContext) -> StageOutput:
     from qagen.filters.base import reject
     from qagen.filters.prompt_copy import prompt_reference_texts
     from qagen.generate.context import document_titles
+    from qagen.generate.offline.reading import corpus_subject
     from qagen.generate.premises import achieved as achieved_premises
     from qagen.generate.variants import achieved, make_variants
 
     sections = ctx.inputs["sections.jsonl"]
     gen_cfg = generate_config(ctx)
     embedder = make_embedder(ctx)
+    titles = document_titles(sections, ctx.inputs["documents.jsonl"])
     fctx = FilterContext(
         sections={s.id: s for s in sections},
         embed=embedder.embed,
         phone_region=gen_cfg.phone_region,
         entity_kinds=tuple(gen_cfg.entity_kinds),
-        titles=document_titles(sections, ctx.inputs["documents.jsonl"]),
+        titles=titles,
+        subject=gen_cfg.subject or corpus_subject(sections, titles),
         prompt_texts=prompt_reference_texts(ctx.build.prompts_dir or gen_cfg.prompts_dir, gen_cfg.few_shot_file),
     )
     result = run_filters(ctx.inputs["candidates.jsonl"], fctx, ctx.config.filter)

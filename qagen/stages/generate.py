@@ -123,7 +123,9 @@ def _generate_with_llm(
     from qagen.llm.base import public_id
 
     llm = get_llm(backend, ctx.config.llm)
-    planned = plan_requests(gctx, ctx.build.prompts_dir, gen_cfg, llm=ctx.config.llm)
+    planned = plan_requests(
+        gctx, ctx.build.prompts_dir, gen_cfg, llm=ctx.config.llm, keep_per_section=ctx.config.filter.keep_per_section
+    )
     engine = LLMEngine(llm, ctx.config.llm, cache_path=ctx.cache_dir / "llm.sqlite", progress=ctx.progress)
     if ctx.build.dry_run:
         from qagen.config import LLMConfig

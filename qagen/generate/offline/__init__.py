@@ -24,8 +24,8 @@ from qagen.generate.context import GenerationContext, item_id
 from qagen.generate.lang import LanguageData, available, load
 from qagen.generate.offline.choice import Pools, contact_choice, definition_choice, menu_choice
 from qagen.generate.offline.phrases import PHRASES, Draft, Page, Thing
-from qagen.generate.offline.reading import clean_heading, corpus_product, fold, plain_name
-from qagen.generate.offline.rules import enabled
+from qagen.generate.offline.reading import clean_heading, fold, plain_name
+from qagen.generate.offline.rules import enabled, on
 from qagen.records import GeneratorInfo, Item, ItemType, Section
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ _FACTOID_LANGUAGES = ("en", "nl", "de", "fr", "es", "it", "pt")
 def generate_offline(ctx: GenerationContext) -> list[Item]:
     """Candidate items of every type in ``ctx.config.types`` for each sampled section, in sampling order."""
     rules = enabled(ctx.config.offline_rules_off)
-    pages = _pages(ctx)
+    pages = _pages(ctx, rules)
     stop = {code: _stop(code) for code in {p.lang.code for p in pages.values()}}
     pools = (
         Pools.build(pages.values(), stop, ctx.config.entity_kinds, ctx.config.phone_region)
@@ -56,7 +56,7 @@ def generate_offline(ctx: GenerationContext) -> list[Item]:
             continue
         if "long_form" in ctx.config.types:
             items += _long_form(ctx, page, rules)
-        factoids = _factoids(ctx, page) if "contact" in rules else []
+        factoids = _factoids(ctx, page, rules) if on(rules, "contact") else []
         if "factoid" in ctx.config.types:
             items += factoids
         if pools is not None and ctx.config.mcq_per_section > 0:
@@ -73,14 +73,12 @@ def _stop(code: str) -> frozenset[str]:
     return function_words((code,))
 
 
-def _pages(ctx: GenerationContext) -> dict[str, Page]:
+def _pages(ctx: GenerationContext, rules: frozenset[str]) -> dict[str, Page]:
     """A page view of every prose section in a language with data (sampled ones and distractor sources)."""
     by_doc: dict[str, list[Section]] = defaultdict(list)
     for section in ctx.sections.values():
         by_doc[section.doc_id].append(section)
-    product = ctx.config.subject or corpus_product(
-        (ctx.title(doc), " ".join(s.text for s in secs)[:5000]) for doc, secs in sorted(by_doc.items())
-    )
+    product = ctx.subject
     pages: dict[str, Page] = {}
     for doc, secs in sorted(by_doc.items()):
         secs.sort(key=lambda s: s.order)
@@ -90,14 +88,13 @@ def _pages(ctx: GenerationContext) -> dict[str, Page]:
             if lang is None or section.kind != "prose" or not section.text.strip():
                 continue
             heading = clean_heading(section.heading)
-            if fold(heading) in {fold(h) for h in lang.words.get("skip_headings", ())} and not _describes(
-                heading, lang
-            ):
+            skipped = fold(heading) in {fold(h) for h in lang.words.get("skip_headings", ())}
+            if on(rules, "skip_heading") and skipped and not _describes(heading, lang):
                 continue
             following = secs[i + 1] if i + 1 < len(secs) and secs[i + 1].kind == "prose" else None
             thing = _thing(ctx.title(doc), secs, lang)
             first = bool(prose) and prose[0].id == section.id
-            pages[section.id] = Page(section, heading, lang, thing, product, following, first)
+            pages[section.id] = Page(section, heading, lang, thing, product, following, first, rules)
     return pages
 
 
@@ -137,7 +134,7 @@ def _vetoed(draft_parts: tuple[str, ...], page: Page, rules: frozenset[str]) -> 
     """The veto that rejects a draft (by the pieces it took from the document), or None."""
     pieces = " ".join(draft_parts)
     tokens = {fold(w) for w in re.findall(r"[^\W\d_][\w'’-]*", pieces)}
-    if "no_pointer" in rules and tokens & {fold(w) for w in page.lang.words.get("pointers", ())}:
+    if on(rules, "no_pointer") and tokens & {fold(w) for w in page.lang.words.get("pointers", ())}:
         return "no_pointer"
     return None
 
@@ -145,12 +142,12 @@ def _vetoed(draft_parts: tuple[str, ...], page: Page, rules: frozenset[str]) -> 
 def _long_form(ctx: GenerationContext, page: Page, rules: frozenset[str]) -> list[Item]:
     drafts: list[Draft] = []
     for name, phrase in PHRASES.items():
-        if name not in rules:
+        if not on(rules, name):
             continue
         draft = phrase(page)
         if draft is not None and _vetoed(draft.parts, page, rules) is None:
             drafts.append(draft)
-    if "name_the_product" not in rules:
+    if not on(rules, "name_the_product"):
         drafts = [_without_product(d, page) for d in drafts]
     items = [_item(ctx, "long_form", page, d.question, d.answer, d.section_ids, d.rule, score=d.score) for d in drafts]
     return items[: ctx.config.long_form_per_section]
@@ -165,7 +162,24 @@ def _without_product(draft: Draft, page: Page) -> Draft:
     return replace(draft, question=draft.question.replace(in_product, "", 1))
 
 
-def _factoids(ctx: GenerationContext, page: Page) -> list[Item]:
+_PREFIX = re.compile(r"^\S+\s+[“\"«„]?(?P<what>.+?)[”\"»“]?\s*[,:]\s+\S")
+_QUOTED = re.compile(r"[“\"«„‘](?P<what>[^”\"»“’]{3,})[”\"»“’]")
+
+
+def quotes_a_title(question: str, titles: tuple[str, ...]) -> bool:
+    """The question puts a title or heading before it as context ("For 13.6. Little Planet, ...", "Per
+    “Layout di pagina”: ...", "For AromaVita Warranty, Repairs and Returns, ...") or quotes one ("... sobre
+    «una guía esencial»?")."""
+    names = [n for n in ({fold(plain_name(t)) for t in titles if t} | {fold(t) for t in titles if t}) if n]
+    prefix = _PREFIX.match(question)
+    if prefix and any(
+        fold(plain_name(prefix["what"])) and n.startswith(fold(plain_name(prefix["what"]))) for n in names
+    ):
+        return True
+    return any(fold(plain_name(m["what"])) in names for m in _QUOTED.finditer(question))
+
+
+def _factoids(ctx: GenerationContext, page: Page, rules: frozenset[str]) -> list[Item]:
     from qagen.generate.entities import extract_entities
     from qagen.generate.factoids import entity_question
 
@@ -184,6 +198,9 @@ def _factoids(ctx: GenerationContext, page: Page) -> list[Item]:
         )
         if asked is None or asked.question in {i.question for i in items}:
             continue
+        titles = (ctx.title(section.doc_id), section.heading)
+        if on(rules, "no_title_prefix") and quotes_a_title(asked.question, titles):
+            continue
         items.append(
             _item(ctx, "factoid", page, asked.question, asked.answer, (section.id,), "contact",
                   entity=entity.text, entity_kind=entity.kind, score=asked.score)
@@ -196,11 +213,11 @@ def _mcqs(
 ) -> list[Item]:
     rng = random.Random(f"{ctx.seed}:{page.section.id}")
     made = []
-    if "menu_choice" in rules:
+    if on(rules, "menu_choice"):
         made.append(menu_choice(page, pools, stop, rng))
-    if "definition_choice" in rules:
+    if on(rules, "definition_choice"):
         made.append(definition_choice(page, pools, rng))
-    if "contact_choice" in rules:
+    if on(rules, "contact_choice"):
         made += [contact_choice(page, f, pools, rng) for f in factoids]
     items = []
     for choice in made:

@@ -7,7 +7,7 @@ same language (other pages' menu paths, other terms' definitions), so each is pl
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -83,7 +83,15 @@ def menu_choice(page: Page, pools: Pools, stop: frozenset[str], rng: random.Rand
     key = paths[0]
     last = key.split(" → ")[-1]
     own = {fold(p.rsplit(" → ", 1)[0]) for p in paths}
-    prefixes = {p.rsplit(" → ", 1)[0] for p in pools.others(pools.menus, page.lang.code, page.section.doc_id)}
+    # other pages' menus, under a top-level menu that two documents or more of the language use (a line of
+    # another language or a garbled path is no plausible menu)
+    menus = pools.menus.get(page.lang.code, {})
+    tops = Counter(top for doc_paths in menus.values() for top in {p.split(" → ")[0] for p in doc_paths})
+    prefixes = {
+        p.rsplit(" → ", 1)[0]
+        for p in pools.others(pools.menus, page.lang.code, page.section.doc_id)
+        if tops[p.split(" → ")[0]] >= 2
+    }
     others = sorted(f"{prefix} → {last}" for prefix in prefixes if fold(prefix) not in own)
     made = _options(key, others, rng)
     question = _fill(page, "mcq_menu", thing_acc=page.thing.said(page.lang, accusative=True))

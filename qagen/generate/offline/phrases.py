@@ -8,7 +8,7 @@ Every word a rule needs comes from the language's data folder (:mod:`qagen.gener
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from qagen.generate.lang import LanguageData
 from qagen.generate.offline.reading import (
@@ -53,7 +53,7 @@ class Page:
     product: str | None
     following: Section | None = None
     first_of_document: bool = False
-    notes: dict[str, str] = field(default_factory=dict)
+    rules: frozenset[str] = frozenset()  # the rules in use (qagen.generate.offline.rules)
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,19 @@ def _body_answer_of(body: str, page: Page, max_words: int, ids: tuple[str, ...])
     return None
 
 
+def instructs(answer: str, lang: LanguageData) -> bool:
+    """A how-to answer holds steps: numbered steps, a menu path, or a step word of the language."""
+    if re.search(r"(?:^|\s)1\.\s.+\s2\.\s", answer) or re.search(r"→|->|▸", answer):
+        return True
+    markers = {fold(m) for m in lang.words.get("step_markers", ())}
+    if not markers:  # a language whose data names no step words: not checked
+        return True
+    if any(fold(w) in markers for w in words(answer)):
+        return True
+    verbs = {fold(v) for v in lang.tasks.get("verbs", ())}  # a sentence opening with a task verb: an imperative
+    return any(fold(first[0]) in verbs for s in sentences(answer, lang.code) if (first := words(s)))
+
+
 def _without_captions(body: str, lang: LanguageData) -> str:
     """The body without its figure and table captions ("Figure 14.128. The Crop tool options")."""
     words_ = "|".join(re.escape(w) for w in lang.words.get("caption_words", ()))
@@ -135,20 +148,20 @@ def question_heading(page: Page) -> Draft | None:
 
 
 def task_heading(page: Page) -> Draft | None:
-    task = task_of(page.heading, page.lang)
+    task = task_of(page.heading, page.lang, my="your_to_my" in page.rules)
     if task is None:
         return None
-    task = _anchor(task, page)
+    task = _anchor(sentence_case(task, page.section.text, page.lang), page)
     if task is None:
         return None
     answer = _body_answer(page)
-    if answer is None:
+    if answer is None or ("answer_length" in page.rules and not instructs(answer[0], page.lang)):
         return None
     question = _fill(page, "how_do_i", task=task)
     return Draft("task_heading", question, answer[0], answer[1], (task,), 0.85) if question else None
 
 
-def task_of(heading: str, lang: LanguageData) -> str | None:
+def task_of(heading: str, lang: LanguageData, my: bool = True) -> str | None:
     """The task a heading states, as the words after "How do I ..." in the language, or None."""
     text = heading.rstrip("?？ ").strip()
     verbs = {v.lower() for v in lang.tasks.get("verbs", ())}
@@ -171,7 +184,20 @@ def task_of(heading: str, lang: LanguageData) -> str | None:
         if lang.tasks.get("coordinated_gerunds"):
             rest = _coordinated(rest)
         task = _join_task(form, verb, rest, lang)
-        return _pronouns(task, lang)
+        return _pronouns(task, lang) if my else task
+
+
+def sentence_case(fragment: str, body: str, lang: LanguageData) -> str:
+    """A Title Case heading's words in lower case unless the body writes them capitalised mid-sentence or they
+    are names ("Create a Floating Selection Automatically" -> "create a floating selection automatically")."""
+    if lang.words.get("keeps_noun_case"):
+        return fragment
+    capitalised = set(re.findall(r"(?<=[a-z,;] )([A-Z][\w-]+)", body))
+    out = []
+    for word in fragment.split(" "):
+        keep = namelike(word) or word in capitalised or not word[:1].isupper()
+        out.append(word if keep else word[:1].lower() + word[1:])
+    return " ".join(out)
     return None
 
 
@@ -188,7 +214,8 @@ def _coordinated(rest: str) -> str:
     """ "... or changing an appointment" -> "... or change an appointment" (English gerunds after and/or)."""
     tokens = rest.split(" ")
     for i in range(1, len(tokens)):
-        if tokens[i - 1].lower() in ("and", "or") and tokens[i].lower().endswith("ing"):
+        # "... or changing an appointment": a gerund with an object; "pain and swelling" ends in a noun
+        if tokens[i - 1].lower() in ("and", "or") and tokens[i].lower().endswith("ing") and i + 1 < len(tokens):
             base = english_verb(tokens[i])
             if base:
                 tokens[i] = base
@@ -208,11 +235,8 @@ def _join_task(form: str, verb: str, rest: str, lang: LanguageData) -> str:
 
 
 def _pronouns(task: str, lang: LanguageData) -> str:
-    table = lang.tasks.get("object_pronouns") or {}
-    out = []
-    for word in task.split(" "):
-        out.append(table.get(word, table.get(word.lower(), word)) if word else word)
-    return " ".join(out)
+    table = {k.lower(): v for k, v in (lang.tasks.get("object_pronouns") or {}).items()}
+    return " ".join(table.get(word.lower(), word) if word else word for word in task.split(" "))
 
 
 def _anchor(fragment: str, page: Page) -> str | None:
@@ -223,7 +247,8 @@ def _anchor(fragment: str, page: Page) -> str | None:
         if fold(token) not in {fold(n) for n in nouns}:
             continue
         if page.thing is None or fold(page.thing.noun) != fold(token):
-            return None if i > 0 and fold(tokens[i - 1]) in _articles(page.lang) else fragment
+            unnamed = i > 0 and fold(tokens[i - 1]) in _articles(page.lang)
+            return None if unnamed and "no_generic_thing" in page.rules else fragment
         if i == 0 or fold(tokens[i - 1]) not in _articles(page.lang):
             return fragment
         article = tokens[i - 1]

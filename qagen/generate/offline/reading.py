@@ -57,22 +57,27 @@ def words(text: str) -> list[str]:
 
 
 def steps(text: str) -> list[str]:
-    """Numbered or bulleted lines of a body (a bullet alone on its line joins the next line)."""
+    """Numbered or bulleted items of a body, each with its wrapped lines (an item runs to the next bullet or to
+    a blank line; a bullet alone on its line opens the item of the lines after it)."""
     out: list[str] = []
-    pending = False
+    current: list[str] | None = None
     for line in text.splitlines():
         stripped = line.strip()
         if not stripped:
-            continue
-        if _BULLET.fullmatch(stripped):
-            pending = True
+            if current:
+                out.append(" ".join(current))
+            current = None
             continue
         if _BULLET.match(stripped):
-            out.append(_BULLET.sub("", stripped, count=1))
-        elif pending:
-            out.append(stripped)
-        pending = False
-    return out
+            if current:
+                out.append(" ".join(current))
+            rest = _BULLET.sub("", stripped, count=1).strip()
+            current = [rest] if rest else []
+        elif current is not None:
+            current.append(stripped)
+    if current:
+        out.append(" ".join(current))
+    return [s for s in out if s]
 
 
 def answer_text(text: str, language: str, max_words: int) -> str:
@@ -155,6 +160,14 @@ def corpus_product(documents: Iterable[tuple[str, str]], share: float = 0.6) -> 
         return None
     name, count = seen.most_common(1)[0]
     return name if count >= max(2, share * n) else None
+
+
+def corpus_subject(sections: Iterable[Section], titles: dict[str, str]) -> str | None:
+    """:func:`corpus_product` over the documents of ``sections`` (each document's title and first 5,000 characters)."""
+    texts: dict[str, list[str]] = {}
+    for section in sorted(sections, key=lambda s: (s.doc_id, s.order)):
+        texts.setdefault(section.doc_id, []).append(section.text)
+    return corpus_product((titles.get(d, ""), " ".join(t)[:5000]) for d, t in sorted(texts.items()))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -134,10 +134,19 @@ RULES: tuple[Rule, ...] = (
         "READING.md: self-contained",
     ),
     Rule(
+        "no_title_prefix",
+        "veto",
+        "factoid",
+        "a question that puts the page title or heading before it as context or quotes it ('For 13.6. X, ...')",
+        "rejection: not natural (READING.md: a question that quotes the page or section title as context)",
+        "READING.md: natural",
+    ),
+    Rule(
         "answer_length",
         "veto",
         "any",
-        "an answer under 8 words (factoids: 3) or a long-form answer that is not whole sentences",
+        "an answer under 8 words, one that stops at a colon, or a how-to answer with no step (tasks: "
+        "numbered steps, a menu path or a step word of words.step_markers)",
         "rejection: incomplete answer",
         "READING.md: correct (an introduction instead of the steps)",
     ),
@@ -152,6 +161,13 @@ RULES: tuple[Rule, ...] = (
 )
 
 BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
+
+
+def on(rules: frozenset[str], name: str) -> bool:
+    """Whether rule ``name`` is in use (a name that is no rule is a bug, not a rule switched off)."""
+    if name not in BY_NAME:
+        raise KeyError(f"no offline rule is named {name!r}")
+    return name in rules
 
 
 def enabled(off: list[str] | tuple[str, ...] | frozenset[str]) -> frozenset[str]:
