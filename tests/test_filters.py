@@ -435,7 +435,7 @@ def test_prompt_reference_texts_hold_instructions_and_examples_without_placehold
     assert "Never put ice directly on the skin." in PROMPT_TEXTS  # a few-shot section sentence
     assert "Until 20:00" in PROMPT_TEXTS  # the MCQ example's correct option
     assert "Reply with JSON only." in PROMPT_TEXTS
-    assert any(t.startswith("Write different questions that a would ask about the section above") for t in PROMPT_TEXTS)
+    assert any(t.startswith("Write that a would ask about what the section above says") for t in PROMPT_TEXTS)
     assert any(t.startswith("a question that needs two or more facts") for t in PROMPT_TEXTS)  # filled in by qagen
 
 
@@ -458,10 +458,10 @@ def test_prompt_reference_texts_follow_the_configured_files(tmp_path):
 
 def test_replayed_prompt_copies_are_rejected():
     """The reported failure: replies copied from anywhere in the prompt passed grounding."""
-    instruction = "Write 3 different questions that a curious customer would ask about the section above."
+    instruction = "Write 3 different questions that a curious customer would ask about what the section above says."
     verdict = check_copied_from_prompt(item(answer=instruction, section="latex"), COPY_CTX, CFG)
     assert verdict.reason == "answer copied from the prompt"
-    assert verdict.value.startswith("Write different questions that a would ask about the section above")
+    assert verdict.value.startswith("Write that a would ask about what the section above says")
     ice = item(answer="Never put ice directly on the skin.", section="cream")
     assert check_grounding(ice, COPY_CTX, CFG) is None  # shares "skin" and common words with the cream section
     verdict = check_copied_from_prompt(ice, COPY_CTX, CFG)

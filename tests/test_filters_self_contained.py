@@ -361,7 +361,7 @@ def test_real_manuals_prompt_copies_are_rejected(manuals):
 
     ctx = FilterContext(sections=manuals.sections, titles=manuals.titles, prompt_texts=prompt_reference_texts())
     copies = [
-        "Write 3 different questions that a curious customer would ask about the section above.",
+        "Write 3 different questions that a curious customer would ask about what the section above says.",
         "Never put ice directly on the skin.",
     ]
     sections = [s for s in ctx.sections.values() if len(s.text) >= 200]

@@ -7,7 +7,9 @@ Each folder holds three JSON files:
   with ``{article} {noun} {name}``, the MCQ stems) and the language's ``question_mark``;
 - ``tasks.json``: the forms a task heading takes (``patterns``: regular expressions with the
   named groups ``verb`` and ``rest``, matched case-insensitively against the heading), a list of
-  task ``verbs`` for forms that need one (English imperatives), separable ``particles`` (German),
+  task ``verbs`` for forms that need one (English imperatives), ``verb_lemmas`` ("lemminflect": verb
+  forms reduced to their base by lemminflect), separable ``particles`` (German), ``coordinated_gerunds``
+  and ``verb_lowercase`` (a final infinitive is written in lower case),
   and ``object_pronouns`` (the reader's "your" said as the asker's "my");
 - ``words.json``: ``question_openers``, ``pointers`` (words that point back: "this", "above"),
   ``generic_nouns`` ("filter", "tool": a thing named by the heading above), ``demonstratives``

@@ -109,6 +109,9 @@ def _thing(title: str, sections: list[Section], lang: LanguageData) -> Thing | N
         return None
     nouns = lang.words.get("generic_nouns") or {}
     folded = {fold(n): n for n in nouns}
+    named = _named_in_title(name, folded, nouns, lang)
+    if named is not None:
+        return named
     demonstratives = {fold(d) for d in lang.words.get("demonstratives", {})}
     counts: Counter[str] = Counter()
     surface: dict[str, Counter[str]] = defaultdict(Counter)
@@ -128,6 +131,23 @@ def _thing(title: str, sections: list[Section], lang: LanguageData) -> Thing | N
     articles = nouns[noun]
     written = noun if not lang.words.get("keeps_noun_case") else surface[noun].most_common(1)[0][0]
     return Thing(name, written, articles[0], articles[1] if len(articles) > 1 else articles[0])
+
+
+def _named_in_title(name: str, folded: dict[str, str], nouns: dict, lang: LanguageData) -> Thing | None:
+    """A title that says what the thing is ("The multicol package", "Align tool"): the noun from it, the rest
+    as the name."""
+    words_ = name.split()
+    articles = {fold(a).rstrip("'’") for pair in nouns.values() for a in pair}
+    for i, word in enumerate(words_):
+        noun = folded.get(fold(word))
+        if noun is None:
+            continue
+        rest = [w for j, w in enumerate(words_) if j != i and fold(w) not in articles]
+        if len(rest) == 1 and (i == len(words_) - 1 or i == 0):
+            pair = nouns[noun]
+            written = word if lang.words.get("keeps_noun_case") else noun
+            return Thing(rest[0], written, pair[0], pair[1] if len(pair) > 1 else pair[0])
+    return None
 
 
 def _vetoed(draft_parts: tuple[str, ...], page: Page, rules: frozenset[str]) -> str | None:

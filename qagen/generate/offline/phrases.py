@@ -176,8 +176,9 @@ def task_of(heading: str, lang: LanguageData, my: bool = True) -> str | None:
         form = pattern["form"]
         if form == "infinitive_last" and not _verb_in_place(verb, rest, lang):
             continue
-        if lang.code == "en" or verbs:
-            base = english_verb(verb) if lang.code == "en" else verb.lower()
+        inflected = lang.tasks.get("verb_lemmas") == "lemminflect"  # English verb forms by lemminflect
+        if inflected or verbs:
+            base = english_verb(verb) if inflected else verb.lower()
             if base is None or (form in ("gerund", "imperative") and base not in verbs):
                 continue
             verb = base
@@ -286,20 +287,31 @@ def what_does_do(page: Page) -> Draft | None:
     if not (described or page.first_of_document):
         return None
     found = sentences(page.section.text, page.lang.code)
-    if not found or not _about_thing(found[0], page):
+    # the first of the opening sentences that is about the thing (a title page opens with authors and dates)
+    start = next(
+        (i for i, sentence in enumerate(found[:4]) if _about_thing(_after_label(sentence, page.lang), page)), None
+    )
+    if start is None:
         return None
-    answer = answer_text(page.section.text, page.lang.code, 60)
+    answer = answer_text(" ".join([_after_label(found[start], page.lang), *found[start + 1 :]]), page.lang.code, 60)
     if len(answer.split()) < ANSWER_WORDS[0]:
         return None
     question = _fill(page, "what_does_do", thing=page.thing.said(page.lang))
     return Draft("what_does_do", question, answer, (page.section.id,), (page.thing.name,), 0.75) if question else None
 
 
+def _after_label(sentence: str, lang: LanguageData) -> str:
+    """The sentence after a run-in label (words.run_in_labels: "... 2019 Abstract This package ...")."""
+    labels = "|".join(re.escape(w) for w in lang.words.get("run_in_labels", ()))
+    match = re.search(rf"\b(?:{labels})\b\s+", sentence) if labels else None
+    return sentence[match.end() :] if match else sentence
+
+
 def _about_thing(sentence: str, page: Page) -> bool:
     tokens = [fold(w) for w in words(sentence)[:6]]
     demonstratives = {fold(d) for d in page.lang.words.get("demonstratives", {})}
     noun = fold(page.thing.noun) if page.thing else ""
-    if len(tokens) >= 2 and tokens[0] in demonstratives and tokens[1] == noun:
+    if len(tokens) >= 2 and tokens[0] in demonstratives and tokens[1].rstrip("s") == noun:
         return True
     name = [fold(w) for w in words(page.thing.name)] if page.thing else []
     return bool(name) and any(tokens[i : i + len(name)] == name for i in range(3))

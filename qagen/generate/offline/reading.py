@@ -30,8 +30,8 @@ def clean_heading(heading: str) -> str:
 
 
 def plain_name(text: str) -> str:
-    """A heading or title as a name: no number, no quotes around it."""
-    return _QUOTES.sub("", clean_heading(text)).strip()
+    """A heading or title as a name: no number, no quotes around it, no footnote marks ("package∗")."""
+    return re.sub(r"[∗†‡*§¶]+", "", _QUOTES.sub("", clean_heading(text))).strip()
 
 
 def sentences(text: str, language: str) -> list[str]:
@@ -77,7 +77,8 @@ def steps(text: str) -> list[str]:
             current.append(stripped)
     if current:
         out.append(" ".join(current))
-    return [s for s in out if s]
+    # a contents line ("3 angle . . . . 3") is no step
+    return [s for s in out if s and not re.search(r"(?:\.\s?){4,}", s)]
 
 
 def answer_text(text: str, language: str, max_words: int) -> str:
