@@ -219,7 +219,10 @@ def test_no_generate_module_is_over_450_lines() -> None:
 def test_a_wrapped_bullet_item_is_one_whole_step() -> None:
     from qagen.generate.offline.reading import steps
 
-    body = "Some tips:\n- \nStable is very stable. It gets\nsecurity support.\n- \nTesting has newer\nsoftware than Stable."
+    body = (
+        "Some tips:\n- \nStable is very stable. It gets\nsecurity support.\n"
+        "- \nTesting has newer\nsoftware than Stable."
+    )
     assert steps(body) == [
         "Stable is very stable. It gets security support.",
         "Testing has newer software than Stable.",
