@@ -56,23 +56,29 @@ def test_a_bad_recording_is_one_clear_error(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not HELPDESK.is_dir(), reason="needs ../shared/corpora/helpdesk")
 def test_the_llm_path_end_to_end_on_recorded_replies(tmp_path: Path) -> None:
-    """Every request the build sends has a recorded reply; the build makes items from them, none failed."""
+    """Every request the build sends (generation and the splits' answerability judge) has a recorded reply of a
+    capable model; the build makes items from them, none failed (tests/data/recorded/helpdesk_b3/README.md)."""
     from qagen import build
 
     recording = tmp_path / "recording"
-    shutil.copytree(RECORDED / "helpdesk_a3", recording)
+    shutil.copytree(RECORDED / "helpdesk_b3", recording)
     docs = tmp_path / "docs"
     docs.mkdir()
     for name in (recording / "documents.txt").read_text().split():
         shutil.copyfile(HELPDESK / name, docs / name)
-    result = build(docs, tmp_path / "out", llm=f"replay:{recording}", overrides=["folds.samples_total=24"])
+    # the settings the requests were recorded with (README.md beside the replies)
+    overrides = ["folds.samples_total=24", "generate.min_section_words=25"]
+    result = build(docs, tmp_path / "out", llm=f"replay:{recording}", overrides=overrides)
     missing = recording / MISSING
     assert not missing.exists(), f"{len(missing.read_text().splitlines())} request(s) have no recorded reply"
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     stats = manifest["stages"]["generate"]["llm"]
-    assert stats["failures"] == 0 and stats["requests"] == 48
+    assert stats["failures"] == 0 and stats["requests"] == 40
+    assert manifest["stages"]["splits"]["llm"]["failures"] == 0
     items = [json.loads(line) for line in (tmp_path / "out" / "items.jsonl").read_text().splitlines()]
-    assert len(items) >= 30 and {i["type"] for i in items} == {"long_form", "mcq"}
+    assert len(items) >= 36 and {i["type"] for i in items} == {"long_form", "mcq"}
+    mcq = [i for i in items if i["type"] == "mcq"]
+    assert not any((i["bloom"], i["scenario"]) in {("B4", "S1"), ("B1", "S2"), ("B1", "S3")} for i in mcq)
     assert {i["generator"]["backend"] for i in items} == {"replay:recording"}
     assert {i["language"] for i in items} == {"en", "de", "fr"}
     assert result is not None
