@@ -245,10 +245,8 @@ def quoted(quote: str, source: str) -> float:
     from rapidfuzz import fuzz
 
     text = normalized(source)
-    pieces = [normalized(p) for p in re.split(r"(?<=[.!?;])\s+|\n+", quote) if len(normalized(p)) >= 12]
-    if not pieces:
-        pieces = [normalized(quote)]
-    return min(fuzz.partial_ratio(p, text) for p in pieces if p) if any(pieces) else 0.0
+    pieces = [p for p in map(normalized, re.split(r"(?<=[.!?;])\s+|\n+", quote)) if len(p) >= 12] or [normalized(quote)]
+    return min(fuzz.partial_ratio(p, text) for p in pieces) if pieces[0] else 0.0
 
 
 def lemmas(text: str, language: str | None) -> set[str]:

@@ -144,13 +144,17 @@ def achieved_scenario(
     S2 when it quotes two sentences or more of one document, else S1 (a label is checked, never assumed)."""
     if asked not in ("S2", "S3") or not rationale.strip():
         return asked
-    from qagen.filters.grounding import quoted
+    from qagen.filters.grounding import QUOTE_MIN_RATIO, quoted
 
     pieces = [p for p in re.split(r"(?<=[.!?;:])\s+|\n+", rationale) if len(p.strip()) >= 12]
     docs: set[str] = set()
     found = 0
     for piece in pieces:
-        hits = [sid for sid in section_ids if sid in ctx.sections and quoted(piece, ctx.sections[sid].text) >= 85]
+        hits = [
+            sid
+            for sid in section_ids
+            if sid in ctx.sections and quoted(piece, ctx.sections[sid].text) >= QUOTE_MIN_RATIO
+        ]
         if hits:
             found += 1
             docs |= {ctx.sections[sid].doc_id for sid in hits}

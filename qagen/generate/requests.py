@@ -128,6 +128,7 @@ def _pairs(
     multi-hop, with the most similar section of its topic and fold (its own document's first); comparison,
     with the most similar section of another document of its topic and fold."""
     corpus = _Corpus(ctx, config)
+    personas = corpus_personas(ctx, config)
     sampled = [sid for sid in ctx.sampled if substantial(ctx.sections[sid], config) and sid in ctx.folds]
     wanted = round(share * len(sampled))
     order = sorted(sampled, key=lambda sid: random.Random(f"{ctx.seed}:{kind}:{sid}").random())
@@ -138,7 +139,7 @@ def _pairs(
         partner = corpus.hop_partner(sid) if kind == "multi_hop" else next(iter(corpus.s3_partners(sid, 1)), None)
         if partner is None:
             continue
-        persona = persona_of.get(sid) or _drawn_persona(ctx, corpus_personas(ctx, config), sid)
+        persona = persona_of.get(sid) or _drawn_persona(ctx, personas, sid)
         section_ids = (sid, partner)
         language = ctx.language_of(sid)
         values = {"language_name": language_name(language), "persona": persona,
@@ -243,7 +244,7 @@ def _long_form(
 ) -> PlannedRequest:
     values = _section_values(ctx, section, config) | {
         "persona": persona,
-        "n_questions": _count(n_questions, ctx.language_of(section.id)),
+        "n_questions": _count(n_questions),
         "examples": prompts["examples_by_language"].get(ctx.language_of(section.id).split("-")[0], prompts["examples"]),
     }
     prompt: Prompt = prompts["long_form"]
@@ -262,7 +263,7 @@ def _long_form(
     )
 
 
-def _count(n: int, language: str) -> str:
+def _count(n: int) -> str:
     """ "1 question" / "3 different questions" for the prompt (its instructions are English)."""
     return "one question" if n == 1 else f"{n} different questions"
 
@@ -345,14 +346,14 @@ S3_MIN_SHARED = 0.1  # words two documents' sections share (Jaccard) before they
 class _Corpus:
     """Sections grouped by document and by (topic, fold, split), for S2 neighbours and S3 partners."""
 
-    def __init__(self, ctx: GenerationContext, config: GenerateConfig | None = None) -> None:
+    def __init__(self, ctx: GenerationContext, config: GenerateConfig) -> None:
         self.ctx = ctx
         self.by_doc: dict[str, dict[int, str]] = {}
         self.by_group: dict[tuple[int, Any], list[str]] = {}
         self._words: dict[str, set[str]] = {}
         for sid in sorted(ctx.sections):
             section = ctx.sections[sid]
-            if not section.text.strip() or sid not in ctx.folds or (config and not substantial(section, config)):
+            if sid not in ctx.folds or not section.text.strip() or not substantial(section, config):
                 continue
             self.by_doc.setdefault(section.doc_id, {})[section.order] = sid
             if ctx.topic(sid) >= 0:

@@ -24,12 +24,19 @@ from __future__ import annotations
 
 import functools
 import json
+import unicodedata
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 PARTS = ("frames", "tasks", "words")
+
+
+def fold(text: str) -> str:
+    """Lower case without accents, for comparing words."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 @dataclass(frozen=True)
@@ -40,10 +47,13 @@ class LanguageData:
     frames: dict[str, str]
     tasks: dict[str, Any]
     words: dict[str, Any] = field(default_factory=dict)
+    _folded: dict[str, frozenset[str]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def word_set(self, name: str) -> frozenset[str]:
-        """A word list of ``words.json`` as a lower-cased set (empty when absent)."""
-        return frozenset(str(w).lower() for w in self.words.get(name, ()))
+    def folded(self, name: str) -> frozenset[str]:
+        """A word list of ``words.json`` (a list, or a mapping's keys) folded (:func:`fold`), made once."""
+        if name not in self._folded:
+            self._folded[name] = frozenset(fold(str(w)) for w in self.words.get(name, ()))
+        return self._folded[name]
 
     def frame(self, name: str) -> str | None:
         value = self.frames.get(name)

@@ -24,7 +24,7 @@ from qagen.generate.context import GenerationContext, item_id
 from qagen.generate.lang import LanguageData, available, load
 from qagen.generate.offline.choice import Pools, contact_choice, definition_choice, menu_choice
 from qagen.generate.offline.phrases import PHRASES, Draft, Page, Thing
-from qagen.generate.offline.reading import clean_heading, fold, plain_name
+from qagen.generate.offline.reading import clean_heading, fold, plain_name, stop_words
 from qagen.generate.offline.rules import enabled, on
 from qagen.records import GeneratorInfo, Item, ItemType, Section
 
@@ -36,16 +36,15 @@ EXTRACTIVE_NOTICE = (
     "answers quoted from the sections). Configure [llm] backend for model-written questions."
 )
 OFFLINE_TYPES: dict[str, tuple[str, ...]] = {code: ("long_form", "factoid", "mcq") for code in available()}
-_FACTOID_LANGUAGES = ("en", "nl", "de", "fr", "es", "it", "pt")
 
 
 def generate_offline(ctx: GenerationContext) -> list[Item]:
     """Candidate items of every type in ``ctx.config.types`` for each sampled section, in sampling order."""
     rules = enabled(ctx.config.offline_rules_off)
     pages = _pages(ctx, rules)
-    stop = {code: _stop(code) for code in {p.lang.code for p in pages.values()}}
+    stop = {code: stop_words(code) for code in {p.lang.code for p in pages.values()}}
     pools = (
-        Pools.build(pages.values(), stop, ctx.config.entity_kinds, ctx.config.phone_region)
+        Pools.build(pages.values(), stop, ctx.config.entity_kinds, ctx.config.phone_region, rules)
         if "mcq" in ctx.config.types
         else None
     )
@@ -67,12 +66,6 @@ def generate_offline(ctx: GenerationContext) -> list[Item]:
     return list(unique.values())
 
 
-def _stop(code: str) -> frozenset[str]:
-    from qagen.language import function_words
-
-    return function_words((code,))
-
-
 def _pages(ctx: GenerationContext, rules: frozenset[str]) -> dict[str, Page]:
     """A page view of every prose section in a language with data (sampled ones and distractor sources)."""
     by_doc: dict[str, list[Section]] = defaultdict(list)
@@ -80,6 +73,7 @@ def _pages(ctx: GenerationContext, rules: frozenset[str]) -> dict[str, Page]:
         by_doc[section.doc_id].append(section)
     product = ctx.subject
     pages: dict[str, Page] = {}
+    things: dict[tuple[str, str], Thing | None] = {}  # one per document and language: it reads the whole document
     for doc, secs in sorted(by_doc.items()):
         secs.sort(key=lambda s: s.order)
         prose = [s for s in secs if s.kind == "prose" and s.text.strip()]
@@ -88,18 +82,20 @@ def _pages(ctx: GenerationContext, rules: frozenset[str]) -> dict[str, Page]:
             if lang is None or section.kind != "prose" or not section.text.strip():
                 continue
             heading = clean_heading(section.heading)
-            skipped = fold(heading) in {fold(h) for h in lang.words.get("skip_headings", ())}
+            skipped = fold(heading) in lang.folded("skip_headings")
             if on(rules, "skip_heading") and skipped and not _describes(heading, lang):
                 continue
             following = secs[i + 1] if i + 1 < len(secs) and secs[i + 1].kind == "prose" else None
-            thing = _thing(ctx.title(doc), secs, lang)
+            if (doc, lang.code) not in things:
+                things[(doc, lang.code)] = _thing(ctx.title(doc), secs, lang)
+            thing = things[(doc, lang.code)]
             first = bool(prose) and prose[0].id == section.id
             pages[section.id] = Page(section, heading, lang, thing, product, following, first, rules)
     return pages
 
 
 def _describes(heading: str, lang: LanguageData) -> bool:
-    return fold(heading) in {fold(h) for h in lang.words.get("description_headings", ())}
+    return fold(heading) in lang.folded("description_headings")
 
 
 def _thing(title: str, sections: list[Section], lang: LanguageData) -> Thing | None:
@@ -112,7 +108,7 @@ def _thing(title: str, sections: list[Section], lang: LanguageData) -> Thing | N
     named = _named_in_title(name, folded, nouns, lang)
     if named is not None:
         return named
-    demonstratives = {fold(d) for d in lang.words.get("demonstratives", {})}
+    demonstratives = lang.folded("demonstratives")
     counts: Counter[str] = Counter()
     surface: dict[str, Counter[str]] = defaultdict(Counter)
     for section in sections:
@@ -154,7 +150,7 @@ def _vetoed(draft_parts: tuple[str, ...], page: Page, rules: frozenset[str]) -> 
     """The veto that rejects a draft (by the pieces it took from the document), or None."""
     pieces = " ".join(draft_parts)
     tokens = {fold(w) for w in re.findall(r"[^\W\d_][\w'’-]*", pieces)}
-    if on(rules, "no_pointer") and tokens & {fold(w) for w in page.lang.words.get("pointers", ())}:
+    if on(rules, "no_pointer") and tokens & page.lang.folded("pointers"):
         return "no_pointer"
     return None
 
@@ -203,8 +199,6 @@ def _factoids(ctx: GenerationContext, page: Page, rules: frozenset[str]) -> list
     from qagen.generate.entities import extract_entities
     from qagen.generate.factoids import entity_question
 
-    if page.lang.code not in _FACTOID_LANGUAGES:
-        return []
     section = page.section
     entities = extract_entities(section.text, ctx.config.entity_kinds, ctx.config.phone_region)
     items: list[Item] = []

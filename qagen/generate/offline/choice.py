@@ -11,8 +11,9 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from qagen.generate.offline.phrases import Page, _fill, defined_term
+from qagen.generate.offline.phrases import Page, _fill, _first_lower, defined_term
 from qagen.generate.offline.reading import fold, menu_paths, sentences
+from qagen.generate.offline.rules import on
 from qagen.records import Item
 
 
@@ -37,7 +38,15 @@ class Pools:
     entities: dict[str, dict[str, list[str]]]  # by entity kind, then document
 
     @classmethod
-    def build(cls, pages: Iterable[Page], stop: dict[str, frozenset[str]], kinds: list[str], region: str) -> Pools:
+    def build(
+        cls,
+        pages: Iterable[Page],
+        stop: dict[str, frozenset[str]],
+        kinds: list[str],
+        region: str,
+        rules: frozenset[str],
+    ) -> Pools:
+        """Only the pools the rules in use draw from (each reads every page of the corpus)."""
         from qagen.generate.entities import extract_entities
 
         entities: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
@@ -45,13 +54,16 @@ class Pools:
         definitions: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
         for page in pages:
             code, doc = page.lang.code, page.section.doc_id
-            menus[code][doc] += menu_paths(page.section.text, stop.get(code, frozenset()))
-            found = sentences(page.section.text, code)[:1]
-            parsed = defined_term(found[0], page) if found else None
-            if parsed and 3 <= len(parsed[2].split()) <= 25:
-                definitions[code][doc].append(parsed[2])
-            for entity in extract_entities(page.section.text, kinds, region):
-                entities[entity.kind][doc].append(entity.text)
+            if on(rules, "menu_choice"):
+                menus[code][doc] += menu_paths(page.section.text, stop.get(code, frozenset()))
+            if on(rules, "definition_choice"):
+                found = sentences(page.section.text, code)[:1]
+                parsed = defined_term(found[0], page) if found else None
+                if parsed and 3 <= len(parsed[2].split()) <= 25:
+                    definitions[code][doc].append(parsed[2])
+            if on(rules, "contact_choice"):
+                for entity in extract_entities(page.section.text, kinds, region):
+                    entities[entity.kind][doc].append(entity.text)
         return cls(menus, definitions, entities)
 
     def others(self, pool: dict[str, dict[str, list[str]]], code: str, doc: str) -> list[str]:
@@ -125,8 +137,6 @@ def definition_choice(page: Page, pools: Pools, rng: random.Random) -> Choice | 
     plural = copula in page.lang.words.get("definition_copulas", [])[1:]
     if plural:
         return None
-    from qagen.generate.offline.phrases import _first_lower
-
     made = _options(key, pools.others(pools.definitions, page.lang.code, page.section.doc_id), rng)
     question = _fill(page, "mcq_definition", term=_first_lower(term, page.lang))
     if made is None or question is None:

@@ -13,14 +13,15 @@ from dataclasses import dataclass
 from qagen.generate.lang import LanguageData
 from qagen.generate.offline.reading import (
     answer_text,
-    clean_heading,
     english_verb,
     fold,
     namelike,
     sentences,
     steps,
+    stop_words,
     words,
 )
+from qagen.generate.offline.rules import on
 from qagen.records import Section
 
 ANSWER_WORDS = (8, 160)  # a long-form answer: whole sentences, within these bounds
@@ -80,15 +81,9 @@ def _fill(page: Page, frame_name: str, **values: str) -> str | None:
 def _first_lower(text: str, lang: LanguageData) -> str:
     """The fragment's first word in lower case unless it is a name or the language keeps noun case."""
     first = text.split(" ", 1)[0]
-    if namelike(first) or (lang.words.get("keeps_noun_case") and fold(first) not in _function_words(lang)):
+    if namelike(first) or (lang.words.get("keeps_noun_case") and fold(first) not in stop_words(lang.code)):
         return text
     return first[:1].lower() + text[1:]
-
-
-def _function_words(lang: LanguageData) -> frozenset[str]:
-    from qagen.language import function_words
-
-    return function_words((lang.code,))
 
 
 def _body_answer(page: Page, max_words: int = ANSWER_WORDS[1]) -> tuple[str, tuple[str, ...]] | None:
@@ -114,7 +109,7 @@ def instructs(answer: str, lang: LanguageData) -> bool:
     """A how-to answer holds steps: numbered steps, a menu path, or a step word of the language."""
     if re.search(r"(?:^|\s)1\.\s.+\s2\.\s", answer) or re.search(r"→|->|▸", answer):
         return True
-    markers = {fold(m) for m in lang.words.get("step_markers", ())}
+    markers = lang.folded("step_markers")
     if not markers:  # a language whose data names no step words: not checked
         return True
     if any(fold(w) in markers for w in words(answer)):
@@ -138,7 +133,7 @@ def question_heading(page: Page) -> Draft | None:
     if not heading.endswith(mark) or len(heading.split()) < 3:
         return None
     first = fold(words(heading)[0]) if words(heading) else ""
-    if first not in {fold(w) for w in page.lang.words.get("question_openers", ())}:
+    if first not in page.lang.folded("question_openers"):
         return None
     answer = _body_answer(page)
     if answer is None:
@@ -148,14 +143,14 @@ def question_heading(page: Page) -> Draft | None:
 
 
 def task_heading(page: Page) -> Draft | None:
-    task = task_of(page.heading, page.lang, my="your_to_my" in page.rules)
+    task = task_of(page.heading, page.lang, my=on(page.rules, "your_to_my"))
     if task is None:
         return None
     task = _anchor(sentence_case(task, page.section.text, page.lang), page)
     if task is None:
         return None
     answer = _body_answer(page)
-    if answer is None or ("answer_length" in page.rules and not instructs(answer[0], page.lang)):
+    if answer is None or (on(page.rules, "answer_length") and not instructs(answer[0], page.lang)):
         return None
     question = _fill(page, "how_do_i", task=task)
     return Draft("task_heading", question, answer[0], answer[1], (task,), 0.85) if question else None
@@ -199,7 +194,6 @@ def sentence_case(fragment: str, body: str, lang: LanguageData) -> str:
         keep = namelike(word) or word in capitalised or not word[:1].isupper()
         out.append(word if keep else word[:1].lower() + word[1:])
     return " ".join(out)
-    return None
 
 
 def _verb_in_place(verb: str, rest: str, lang: LanguageData) -> bool:
@@ -208,7 +202,7 @@ def _verb_in_place(verb: str, rest: str, lang: LanguageData) -> bool:
     if not lang.tasks.get("verb_lowercase") or not verb:
         return True
     last = rest.split()[-1] if rest.split() else ""
-    return verb[:1].islower() and fold(last) not in _function_words(lang)
+    return verb[:1].islower() and fold(last) not in stop_words(lang.code)
 
 
 def _coordinated(rest: str) -> str:
@@ -242,15 +236,15 @@ def _pronouns(task: str, lang: LanguageData) -> str:
 
 def _anchor(fragment: str, page: Page) -> str | None:
     """A generic noun of the fragment ("the filter") named by the page's thing, or None when none names it."""
-    nouns = page.lang.words.get("generic_nouns") or {}
+    nouns, articles = page.lang.folded("generic_nouns"), _articles(page.lang)
     tokens = fragment.split()
     for i, token in enumerate(tokens):
-        if fold(token) not in {fold(n) for n in nouns}:
+        if fold(token) not in nouns:
             continue
         if page.thing is None or fold(page.thing.noun) != fold(token):
-            unnamed = i > 0 and fold(tokens[i - 1]) in _articles(page.lang)
-            return None if unnamed and "no_generic_thing" in page.rules else fragment
-        if i == 0 or fold(tokens[i - 1]) not in _articles(page.lang):
+            unnamed = i > 0 and fold(tokens[i - 1]) in articles
+            return None if unnamed and on(page.rules, "no_generic_thing") else fragment
+        if i == 0 or fold(tokens[i - 1]) not in articles:
             return fragment
         article = tokens[i - 1]
         said = Thing(page.thing.name, token, article, article).said(page.lang)
@@ -258,12 +252,9 @@ def _anchor(fragment: str, page: Page) -> str | None:
     return fragment
 
 
-def _articles(lang: LanguageData) -> set[str]:
-    found: set[str] = set()
-    for pair in (lang.words.get("generic_nouns") or {}).values():
-        found |= {fold(a).rstrip("'’") for a in pair}
-    found |= {fold(a) for a in lang.words.get("demonstratives", {})}
-    return found
+def _articles(lang: LanguageData) -> frozenset[str]:
+    found = frozenset(fold(a).rstrip("'’") for pair in (lang.words.get("generic_nouns") or {}).values() for a in pair)
+    return found | lang.folded("demonstratives")
 
 
 def open_thing(page: Page) -> Draft | None:
@@ -283,7 +274,7 @@ def open_thing(page: Page) -> Draft | None:
 def what_does_do(page: Page) -> Draft | None:
     if page.thing is None:
         return None
-    described = fold(page.heading) in {fold(h) for h in page.lang.words.get("description_headings", ())}
+    described = fold(page.heading) in page.lang.folded("description_headings")
     if not (described or page.first_of_document):
         return None
     found = sentences(page.section.text, page.lang.code)
@@ -309,7 +300,7 @@ def _after_label(sentence: str, lang: LanguageData) -> str:
 
 def _about_thing(sentence: str, page: Page) -> bool:
     tokens = [fold(w) for w in words(sentence)[:6]]
-    demonstratives = {fold(d) for d in page.lang.words.get("demonstratives", {})}
+    demonstratives = page.lang.folded("demonstratives")
     noun = fold(page.thing.noun) if page.thing else ""
     if len(tokens) >= 2 and tokens[0] in demonstratives and tokens[1].rstrip("s") == noun:
         return True
@@ -362,7 +353,3 @@ PHRASES = {
     "what_does_do": what_does_do,
     "definition": definition,
 }
-
-
-def clean(heading: str) -> str:
-    return clean_heading(heading)

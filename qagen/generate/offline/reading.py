@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
+from qagen.generate.lang import fold
 from qagen.records import Section
+
+__all__ = ["fold"]  # re-exported: the rules compare words folded
 
 _NUMBER = re.compile(r"^\s*(?:(?:\d+|[A-Z])(?:\.\d+)*\.?|[IVXLC]+\.)\s+(?=\S)")
 _SPACE = re.compile(r"\s+")
@@ -181,11 +183,8 @@ def english_verb(word: str) -> str | None:
     return found[0] if found else None
 
 
-def fold(text: str) -> str:
-    """Lower case without accents, for comparing words."""
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+def stop_words(code: str) -> frozenset[str]:
+    """The language's function words (stopwords-iso, cached)."""
+    from qagen.language import function_words
 
-
-def is_prose(section: Section) -> bool:
-    return section.kind == "prose"
+    return function_words((code,))
