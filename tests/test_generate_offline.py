@@ -270,3 +270,25 @@ def test_every_rule_is_switched_off_by_its_name() -> None:
         }
         assert off != base, name
     assert set(BY_NAME) >= {"your_to_my", "skip_heading", "no_generic_thing", "answer_length", "no_title_prefix"}
+
+
+def test_a_contact_sentence_says_what_the_number_is_for() -> None:
+    """The purpose after the number ("for questions about refills") is what the question asks for, not the heading."""
+    text = (
+        "The pharmacy on the ground floor is open on weekdays.\n"
+        "Call 020 555 0142 or write to the desk for questions about refills."
+    )
+    asked = questions(ctx_of({"p": ("Pharmacy hours", [("Pharmacy hours", text)])}, types=["factoid"]))
+    assert asked == {"Which phone number can I call for questions about refills?": "contact"}
+
+
+def test_a_title_that_is_no_name_is_left_out_of_a_factoid_rather_than_losing_it() -> None:
+    """A page titled like a heading ("Pharmacy hours") gives its contact question without the title in front."""
+    text = "Call 020 555 0142 for help with your prescription."
+    asked = questions(ctx_of({"p": ("Opening times and holidays", [("Opening hours", text)])}, types=["factoid"]))
+    assert list(asked) == ["Which phone number can I call for help with my prescription?"]
+    off = ctx_of({"p": ("Opening times and holidays", [("Opening hours", text)])}, types=["factoid"],
+                 offline_rules_off=["no_title_prefix"])  # fmt: skip
+    assert list(questions(off)) == [
+        "For “Opening times and holidays”, which phone number can I call for help with my prescription?"
+    ]

@@ -305,6 +305,12 @@ _WRITE_ABOUT = re.compile(
     re.IGNORECASE,
 )
 _MESSAGES = r"(?:bug reports|reports|suggestions|questions|comments|patches|feedback)"
+# "Call 020 ... or write to ... for questions about refills.": what the contact is for, after it
+_PURPOSE_AFTER = re.compile(
+    r"\bfor ((?:help|questions|support|problems|advice|information) "
+    r"(?:with|about|on|concerning|regarding) [\w.+'’ -]{2,50}?)\s*[.!?;]?\s*$",
+    re.IGNORECASE,
+)
 _SEND_ABOUT = re.compile(
     rf"\bsend ({_MESSAGES}(?:,? (?:and|or) {_MESSAGES})? (?:on|about|for|regarding|concerning) [\w.+'’ -]{{2,40}}?)"
     r"\s+to\s*$",
@@ -478,8 +484,14 @@ def entity_question(
         topic = the(named.group(1).strip())
     write_about = _WRITE_ABOUT.search(prefix) if mode is None and entity.kind == "email" else None
     send_about = _SEND_ABOUT.search(prefix) if mode is None and entity.kind == "email" else None
+    rest = sentence[sentence.find(entity.text) + len(entity.text) :] if entity.text in sentence else ""
+    purpose = _PURPOSE_AFTER.search(rest) if mode is None and entity.kind in ("phone", "email") else None
     if write_about:
         template, topic = "Which e-mail address can I write to for {topic}?", write_about.group(1).strip()
+    elif purpose:  # "Call 020 ... for questions about refills": the sentence says what the contact is for
+        verb = "call" if entity.kind == "phone" else "write to"
+        noun = "phone number" if entity.kind == "phone" else "e-mail address"
+        template, topic = f"Which {noun} can I {verb} for {{topic}}?", to_first_person(purpose.group(1).strip())
     elif send_about:  # "Please send bug reports and suggestions on ESS to ..."
         template, topic = "Which e-mail address can I send {topic} to?", send_about.group(1).strip()
     if entity.kind == "email" and mode is None and BYLINE_IN_PROSE.search(prefix):

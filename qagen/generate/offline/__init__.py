@@ -207,13 +207,15 @@ def _factoids(ctx: GenerationContext, page: Page, rules: frozenset[str]) -> list
         if entity.normalized in seen:
             continue
         seen.add(entity.normalized)
-        asked = entity_question(
-            section.text, entity, entities, section.heading, ctx.title(section.doc_id), page.lang.code
-        )
+        title = ctx.title(section.doc_id)
+        asked = entity_question(section.text, entity, entities, section.heading, title, page.lang.code)
+        titles = (title, section.heading)
+        if asked is not None and on(rules, "no_title_prefix") and quotes_a_title(asked.question, titles):
+            # a title that is no name ("Pharmacy hours") is not put before the question: asked without it
+            asked = entity_question(section.text, entity, entities, section.heading, "", page.lang.code)
+            if asked is not None and quotes_a_title(asked.question, titles):
+                continue
         if asked is None or asked.question in {i.question for i in items}:
-            continue
-        titles = (ctx.title(section.doc_id), section.heading)
-        if on(rules, "no_title_prefix") and quotes_a_title(asked.question, titles):
             continue
         items.append(
             _item(ctx, "factoid", page, asked.question, asked.answer, (section.id,), "contact",
