@@ -56,6 +56,7 @@ SCRIPT_TAG = "<script>alert(1)</script>"
 IMG_TAG = "<img src=x onerror=alert(2)>"
 PDF_HEADING = f"{SCRIPT_TAG} Pharmacy hours {IMG_TAG}"
 PDF_BODY = f"Body text with {SCRIPT_TAG} and {IMG_TAG} written inside a sentence."
+# Each section says a number and what it is for, so the offline generator asks about it and its passage is on the page
 HOSTILE_MD = """# <script>alert(1)</script> heading <img src=x onerror=alert(2)>
 
 Body text with <img src=x onerror="window.__pwned=1"> and <script>window.__pwned=2</script> inline.
@@ -70,6 +71,7 @@ Children under twelve visit with an adult, and everyone keeps their voices down 
 
 More text: </textarea></title></style></script><svg onload="window.__pwned=3"> and {{ 7*7 }} and ${alert(1)}.
 Visitors may park in garage P2 between 08:00 and 20:00; the fee is 2.50 euro per hour.
+Call 020 555 0199 for questions about parking permits.
 """
 
 
