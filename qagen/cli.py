@@ -123,6 +123,13 @@ def cli() -> None:
 )
 @click.option("--dry-run", is_flag=True, help="Estimate LLM requests, tokens and cost; call nothing.")
 @click.option(
+    "--questions",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Accepted test questions wanted (both folds); sections are asked in rounds until the filters keep N or "
+    "every section was asked (sets generate.questions).",
+)
+@click.option(
     "--executor",
     metavar="local|ray[:ADDRESS]",
     help="Where documents are parsed and sections embedded: local processes, or Ray tasks (a Ray started for "
@@ -144,6 +151,7 @@ def build(
     force: tuple[str, ...],
     llm: str | None,
     dry_run: bool,
+    questions: int | None,
     executor: str | None,
     approved_only: bool,
     verbose: bool,
@@ -156,6 +164,7 @@ def build(
     sets = list(overrides) + ([f"llm.backend={_toml_str(llm)}"] if llm else [])
     sets += ["splits.approved_only=true"] if approved_only else []
     sets += [f"executor={_toml_str(executor)}"] if executor else []
+    sets += [f"generate.questions={questions}"] if questions else []
     log = (lambda _m: None) if quiet else (lambda m: click.echo(m, err=True))
     forced: Any = True if "all" in force else list(force)
     result = _run_api(

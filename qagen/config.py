@@ -277,6 +277,13 @@ class GenerateConfig(_Section):
         default_factory=lambda: ["long_form", "factoid", "mcq"], description="item types generated"
     )
     long_form_per_section: int = Field(3, gt=0, description="candidates asked for per section")
+    questions: int | None = Field(
+        None,
+        gt=0,
+        description="accepted items wanted in the test split, both folds together (variants and false premises "
+        "not counted): every kept section may be sampled (folds.samples_total is not used) and sections are asked "
+        "in rounds until the filters keep this many or every section was asked; empty: folds.samples_total decides",
+    )
     subject: str | None = Field(
         None,
         description="the product or organisation questions name ('GIMP', 'Kestrel Health'); default: the name "

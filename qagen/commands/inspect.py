@@ -49,6 +49,14 @@ def build_summary(result: Any) -> str:
         accepted, rejected = counts.get("accepted", 0), counts.get("rejected", 0)
         head.append(f"{accepted} items ({', '.join(by_type) or 'none'}), {rejected} rejected")
     lines = [", ".join(head)]
+    generated = stages.get("generate", {}).get("counts", {})
+    if generated.get("questions"):  # a size target (generate.questions)
+        kept = counts.get("accepted_test", generated.get("accepted_test", 0))
+        enough = "" if kept >= generated["questions"] else " (short: see the warning)"
+        lines.append(
+            f"questions: {kept} test questions kept of {generated['questions']} asked{enough}, "
+            f"{generated.get('sections_asked', 0)} of {generated.get('sections_usable', 0)} usable sections asked"
+        )
     llm = stages.get("generate", {}).get("llm") or {}
     if llm.get("backend") == "extractive":
         lines.append("llm: none (offline extractive generator: no requests, no cost)")

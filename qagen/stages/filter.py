@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from qagen.runner import Stage, StageContext, StageOutput
 from qagen.stages.embed import fingerprint as embedder_fingerprint
@@ -13,32 +14,43 @@ from qagen.stages.generate import generate_config
 
 if TYPE_CHECKING:
     from qagen.config import GenerateConfig
+    from qagen.filters import FilterContext
     from qagen.records import Item, Section
 
 
-def run(ctx: StageContext) -> StageOutput:
-    from qagen.diversity import diversity_by_type
-    from qagen.filters import FilterContext, run_filters
-    from qagen.filters.base import reject
+def filter_context(ctx: StageContext, embed: Callable[[list[str]], Any]) -> FilterContext:
+    """What the filters read: the sections, titles, subject and prompt texts of the build (from ``ctx.inputs``
+    ``sections.jsonl`` and ``documents.jsonl``); the generate stage's size target counts with it too."""
+    from qagen.filters import FilterContext
     from qagen.filters.prompt_copy import prompt_reference_texts
     from qagen.generate.context import document_titles
     from qagen.generate.offline.reading import corpus_subject
-    from qagen.generate.premises import achieved as achieved_premises
-    from qagen.generate.variants import achieved, make_variants
 
     sections = ctx.inputs["sections.jsonl"]
     gen_cfg = generate_config(ctx)
-    embedder = make_embedder(ctx)
     titles = document_titles(sections, ctx.inputs["documents.jsonl"])
-    fctx = FilterContext(
+    return FilterContext(
         sections={s.id: s for s in sections},
-        embed=embedder.embed,
+        embed=embed,
         phone_region=gen_cfg.phone_region,
         entity_kinds=tuple(gen_cfg.entity_kinds),
         titles=titles,
         subject=gen_cfg.subject or corpus_subject(sections, titles),
         prompt_texts=prompt_reference_texts(ctx.build.prompts_dir or gen_cfg.prompts_dir, gen_cfg.few_shot_file),
     )
+
+
+def run(ctx: StageContext) -> StageOutput:
+    from qagen.diversity import diversity_by_type
+    from qagen.filters import run_filters
+    from qagen.filters.base import reject
+    from qagen.generate.premises import achieved as achieved_premises
+    from qagen.generate.variants import achieved, make_variants
+
+    sections = ctx.inputs["sections.jsonl"]
+    gen_cfg = generate_config(ctx)
+    embedder = make_embedder(ctx)
+    fctx = filter_context(ctx, embedder.embed)
     result = run_filters(ctx.inputs["candidates.jsonl"], fctx, ctx.config.filter)
     rejected = list(ctx.inputs["generation_failures.jsonl"]) + result.rejected
     mix = gen_cfg.formulation_mix
@@ -98,6 +110,7 @@ def run(ctx: StageContext) -> StageOutput:
         counts={
             "candidates": len(ctx.inputs["candidates.jsonl"]),
             "accepted": len(result.accepted),
+            "accepted_test": sum(it.split == "test" and it.variant_of is None for it in result.accepted),
             "rejected": len(rejected),
             **{f"accepted_{k}": v for k, v in sorted(by_type.items())},
             **{

@@ -13,8 +13,9 @@ if TYPE_CHECKING:
 
 
 def fingerprint(config: Config, build: BuildInputs) -> Any:
-    """The section kinds sampled (``generate.source_kinds``, read from another config section)."""
-    return {"source_kinds": list(config.generate.source_kinds)}
+    """The section kinds sampled (``generate.source_kinds``) and whether a size target samples every kept section
+    (``generate.questions``), read from another config section."""
+    return {"source_kinds": list(config.generate.source_kinds), "size_target": config.generate.questions is not None}
 
 
 def run(ctx: StageContext) -> StageOutput:
@@ -22,6 +23,8 @@ def run(ctx: StageContext) -> StageOutput:
     from qagen.language import document_languages
 
     cfg = ctx.config.folds
+    if ctx.config.generate.questions is not None:  # a size target: every kept section may be asked, in rounds
+        cfg = cfg.model_copy(update={"samples_total": None, "samples_per_fold": None})
     sections: list[Section] = ctx.inputs["sections.jsonl"]
     topics = ctx.inputs["topics.json"]
     labels = [topics["section_topics"][s.id] for s in sections]

@@ -32,10 +32,17 @@ def fingerprint(config: Config, build: BuildInputs) -> Any:
 
     few_shot = config.generate.few_shot_file
     few_shot_hash = sha256_file(few_shot) if few_shot and Path(few_shot).is_file() else None
+    target = None
+    if config.generate.questions is not None:  # the rounds count what the filters keep: their config counts too
+        from qagen.stages.embed import fingerprint as embedder_fingerprint
+
+        target = {"filter": config.filter.model_dump(mode="json"), "embed": config.embed.model_dump(mode="json"),
+                  "embedder": embedder_fingerprint(config, build)}  # fmt: skip
     return {
         "llm": backend_identity(build.llm, config.llm),
         "prompts": prompt_fingerprint(build.prompts_dir),
         "few_shot": few_shot_hash,
+        "size_target": target,
     }
 
 
@@ -58,16 +65,23 @@ def run(ctx: StageContext) -> StageOutput:
         "phone_region": gen_cfg.phone_region,
         "language": gctx.language,
     }
-    if backend == "extractive":
-        if ctx.build.dry_run:
-            estimate = {"requests": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}
-            return StageOutput({}, stop={"estimate": estimate, "backend": "extractive"})
-        items, failures, info = _generate_offline(ctx, gctx, gen_cfg)
-    else:
-        outcome = _generate_with_llm(ctx, gctx, gen_cfg, backend)
-        if isinstance(outcome, StageOutput):
-            return outcome
-        items, failures, info = outcome
+    if backend == "extractive" and ctx.build.dry_run:
+        estimate = {"requests": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}
+        return StageOutput({}, stop={"estimate": estimate, "backend": "extractive"})
+
+    said: list[str] = []  # the offline notice and warnings, said once over the rounds
+
+    def produce(g: GenerationContext) -> tuple[list, list, dict] | StageOutput:
+        if backend == "extractive":
+            return _generate_offline(ctx, g, gen_cfg, said)
+        return _generate_with_llm(ctx, g, gen_cfg, backend)
+
+    outcome = produce(gctx) if gen_cfg.questions is None else _in_rounds(ctx, gctx, gen_cfg, produce)
+    if isinstance(outcome, StageOutput):
+        return outcome
+    items, failures, info = outcome
+    if "size_target" in info:
+        counts.update({k: v for k, v in info["size_target"].items() if k != "rounds"})
     incomplete = unfinished_reason(info["llm"], ctx.config.llm.cache_failures)
     by_type = Counter(it.type for it in items)
     counts.update(
@@ -94,7 +108,74 @@ def run(ctx: StageContext) -> StageOutput:
     )
 
 
-def _generate_offline(ctx: StageContext, gctx: GenerationContext, gen_cfg: GenerateConfig) -> tuple[list, list, dict]:
+def _in_rounds(
+    ctx: StageContext, gctx: GenerationContext, gen_cfg: GenerateConfig, produce: Any
+) -> tuple[list, list, dict] | StageOutput:
+    """Sections asked in rounds until the filters keep ``generate.questions`` test items (:mod:`qagen.generate.target`).
+
+    Under ``--dry-run`` the estimate is the first round's.
+    """
+    import dataclasses
+
+    from qagen.filters import run_filters
+    from qagen.generate.target import Rounds, ask_order
+    from qagen.stages.embed import make_embedder
+    from qagen.stages.filter import filter_context
+
+    doc_of = {sid: gctx.sections[sid].doc_id for sid in gctx.sampled}
+    order = ask_order(gctx.sampled, gctx.folds, doc_of, ctx.config.seed)
+    rounds = Rounds(int(gen_cfg.questions or 0), order, {s: gctx.folds[s][1] == "test" for s in order})
+    fctx = filter_context(ctx, make_embedder(ctx).embed)
+    items: list = []
+    failures: list = []
+    infos: list[dict] = []
+    stopped = None
+    while batch := rounds.next_batch():
+        outcome = produce(dataclasses.replace(gctx, sampled=tuple(batch)))
+        if isinstance(outcome, StageOutput):
+            return outcome
+        new, failed, info = outcome
+        items, failures = items + new, failures + failed
+        infos.append(info)
+        kept = run_filters(items, fctx, ctx.config.filter).accepted
+        rounds.record(batch, len(items), sum(it.split == "test" for it in kept))
+        ctx.log(
+            f"generate: round {len(rounds.rows)}: {len(batch)} section(s) asked ({rounds.asked} of {len(order)}), "
+            f"{rounds.got} of {rounds.target} test questions kept"
+        )
+        stopped = (info.get("llm") or {}).get("stopped_reason")
+        if stopped:
+            break
+    short = rounds.shortfall(stopped)
+    if short:
+        ctx.log(f"warning: generate: {short}")
+    info = _merged(infos)
+    info["size_target"] = {**rounds.to_dict(), **({"shortfall": short} if short else {})}
+    return items, failures, info
+
+
+def _merged(infos: list[dict]) -> dict:
+    """One info of the rounds': LLM counts summed, the rest the last round's, warnings once each."""
+    if not infos:
+        return {"llm": {}}
+    merged = {k: v for k, v in infos[-1].items() if k != "llm"}
+    llm: dict = {}
+    for info in infos:
+        for key, value in (info.get("llm") or {}).items():
+            summable = isinstance(value, int | float) and not isinstance(value, bool)
+            llm[key] = llm.get(key, 0) + value if summable and key in llm else value
+    merged["llm"] = llm
+    warnings = [w for info in infos for w in info.get("warnings", [])]
+    if warnings:
+        merged["warnings"] = list(dict.fromkeys(warnings))
+    if any("s3_fallbacks" in i for i in infos):
+        merged["s3_fallbacks"] = sum(i.get("s3_fallbacks", 0) for i in infos)
+    return merged
+
+
+def _generate_offline(
+    ctx: StageContext, gctx: GenerationContext, gen_cfg: GenerateConfig, said: list[str]
+) -> tuple[list, list, dict]:
     from qagen.generate.offline import (
         EXTRACTIVE_NOTICE,
         generate_offline,
@@ -102,12 +183,16 @@ def _generate_offline(ctx: StageContext, gctx: GenerationContext, gen_cfg: Gener
         offline_mix_warning,
     )
 
-    ctx.log(EXTRACTIVE_NOTICE)
+    if EXTRACTIVE_NOTICE not in said:
+        ctx.log(EXTRACTIVE_NOTICE)
+        said.append(EXTRACTIVE_NOTICE)
     items, info = generate_offline(gctx), {"llm": {"backend": "extractive"}}
     languages = {gctx.sections[sid].doc_id: gctx.language_of(sid) for sid in gctx.sampled}
     warnings = [w for w in (offline_mix_warning(gen_cfg), offline_language_warning(languages, gen_cfg.types)) if w]
     for warning in warnings:
-        ctx.log(f"warning: generate: {warning}")
+        if warning not in said:
+            ctx.log(f"warning: generate: {warning}")
+            said.append(warning)
     if warnings:
         info["warnings"] = warnings
     return items, [], info
