@@ -111,3 +111,31 @@ def test_an_unreachable_target_stops_at_the_ceiling_and_says_so(tmp_path: Path) 
     said = [w for w in generated["warnings_logged"] if "generate.questions" in w]
     assert len(said) == 1 and "got" in said[0] and "ceiling" in said[0]
     assert _test_items(out) == generated["counts"]["accepted_test"] < 500
+
+
+def test_every_document_without_items_says_why(fast_example_build: Path) -> None:
+    """The report's per-document table gives each parsed document that gave no item its reason."""
+    from qagen.report.data import load_report_data
+    from qagen.report.summary import document_rows
+
+    rows = document_rows(load_report_data(fast_example_build), 100)["rows"]
+    empty = [r for r in rows if r["status"] == "ok" and not r["accepted"]]
+    assert all(r["problem"] for r in empty), [r["path"] for r in empty if not r["problem"]]
+    known = ("every section left out", "kept section(s) sampled", "no candidate", "candidate(s) rejected")
+    assert all(any(k in r["problem"] for k in known) for r in empty)
+    for r in empty:
+        if r["left_out"] >= r["sections"]:
+            assert r["problem"].startswith("every section left out")
+
+
+@pytest.mark.slow
+def test_a_size_targets_table_counts_the_sections_asked(tmp_path: Path) -> None:
+    from qagen.report.data import load_report_data
+    from qagen.report.summary import document_rows
+
+    out = tmp_path / "out"
+    build(EXAMPLES, out, overrides=[*FAST_COMPONENTS, "generate.questions=2"])
+    asked = _counts(out)["generate"]["counts"]["sections_asked"]
+    per_doc = document_rows(load_report_data(out), 100)
+    assert sum(r["sampled"] for r in per_doc["rows"]) == asked
+    assert not per_doc["more_sampled_helps"]  # every kept section may already be asked: no advice to sample more

@@ -200,6 +200,16 @@ def document_rows(data: ReportData, limit: int) -> dict[str, Any]:
                 "problem": problems.get(d.path, d.error or ""),
             }
         )
+    generate = _stages(data.manifest).get("generate") or {}
+    asked = (generate.get("size_target") or {}).get("asked_by_document")
+    offline = (generate.get("llm") or {}).get("backend") == "extractive"
+    status_of = {a.section_id: a.status for a in data.assignments}
+    for d, row in zip(data.documents, rows, strict=True):
+        if asked is not None:  # a size target: the rounds asked some of the sampled sections
+            row["sampled"] = asked.get(d.id, 0)
+        if not row["problem"] and row["status"] == "ok" and not row["accepted"]:
+            secs = [sec.id for sec in data.sections if sec.doc_id == d.id]
+            row["problem"] = _why_no_items(row, Counter(status_of.get(sid) for sid in secs), offline, reasons.get(d.id))
     rows.sort(key=lambda r: (r["status"] == "ok", r["accepted"], r["path"]))
     return {
         "rows": rows[:limit],
@@ -208,7 +218,30 @@ def document_rows(data: ReportData, limit: int) -> dict[str, Any]:
         "not_sampled": sum(r["status"] == "ok" and not r["sampled"] and r["left_out"] < r["sections"] for r in rows),
         "all_left_out": sum(r["status"] == "ok" and r["sections"] and r["left_out"] >= r["sections"] for r in rows),
         "has_folds": bool(data.assignments),
+        # more samples help only while some kept section was not sampled
+        "more_sampled_helps": any(a.status == "kept" and not a.sampled for a in data.assignments) and asked is None,
     }
+
+
+def _why_no_items(row: dict[str, Any], status: Counter, offline: bool, rejected_by: Counter[str] | None) -> str:
+    """Why a parsed document gave no accepted item, in a few words."""
+    if not row["sections"]:
+        return "no section parsed"
+    if status and not status.get("kept"):
+        lost = [f"{n} {what}" for key, what in (("outlier", "topic outlier(s)"), ("conflict", "in units that span both "
+                "folds")) if (n := status.get(key))]  # fmt: skip
+        return f"every section left out: {', '.join(lost) or 'not in the folds'}"
+    if not row["sampled"]:
+        return f"none of its {status.get('kept', 0)} kept section(s) sampled"
+    if not row["rejected"]:
+        what = (
+            "the offline rules found no question or task heading, definition, menu path or contact detail in them"
+            if offline
+            else "the LLM's replies held no usable question for them"
+        )
+        return f"{row['sampled']} sampled section(s), no candidate: {what}"
+    top = rejected_by.most_common(1)[0] if rejected_by else ("?", row["rejected"])
+    return f"all {row['rejected']} candidate(s) rejected, most by {top[0]} ({top[1]})"
 
 
 def _candidates(data: ReportData) -> int | None:

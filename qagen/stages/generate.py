@@ -81,7 +81,7 @@ def run(ctx: StageContext) -> StageOutput:
         return outcome
     items, failures, info = outcome
     if "size_target" in info:
-        counts.update({k: v for k, v in info["size_target"].items() if k != "rounds"})
+        counts.update({k: v for k, v in info["size_target"].items() if k not in ("rounds", "asked_by_document")})
     incomplete = unfinished_reason(info["llm"], ctx.config.llm.cache_failures)
     by_type = Counter(it.type for it in items)
     counts.update(
@@ -150,7 +150,12 @@ def _in_rounds(
     if short:
         ctx.log(f"warning: generate: {short}")
     info = _merged(infos)
-    info["size_target"] = {**rounds.to_dict(), **({"shortfall": short} if short else {})}
+    asked_by_document = Counter(gctx.sections[sid].doc_id for sid in order[: rounds.asked])
+    info["size_target"] = {
+        **rounds.to_dict(),
+        **({"shortfall": short} if short else {}),
+        "asked_by_document": dict(sorted(asked_by_document.items())),
+    }
     return items, failures, info
 
 
