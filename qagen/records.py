@@ -143,6 +143,7 @@ class Item:
     answer_index: int | None = None
     bloom: Bloom | None = None
     scenario: Scenario | None = None
+    labels_asked: str | None = None  # "B4/S2": the level and scenario requested, when the item's evidence relabelled it
     entity: str | None = None
     entity_kind: str | None = None
     rationale: str | None = None

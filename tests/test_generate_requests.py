@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -172,6 +173,23 @@ def test_s2_uses_a_neighbour_from_the_same_document() -> None:
     for p in plan_requests(ctx, PROMPTS, config):
         assert {ctx.sections[s].doc_id for s in p.section_ids} == {ctx.sections[p.section_ids[0]].doc_id}
         assert len({ctx.folds[s] for s in p.section_ids}) == 1
+
+
+def test_s2_pairs_a_neighbour_only_when_it_is_about_the_same_thing() -> None:
+    """A neighbour of another topic, or one that shares almost no words, is not asked with the section: their
+    facts would make a glued question; the S2 request then goes over the section alone."""
+    config = GenerateConfig(min_section_words=0, types=["mcq"], scenario_mix={"S2": 1}, bloom_mix={"B2": 1})
+    ctx = make_ctx(config)
+    paired = {p.section_ids for p in plan_requests(ctx, PROMPTS, config) if len(p.section_ids) == 2}
+    assert paired  # the fixture's sections of one document share their words
+    unrelated = "Mileage for travel abroad follows the tax office's tariff, published every January."
+    moved = {**ctx.sections, "heart-1": ctx.sections["heart-1"].__class__(**{**ctx.sections["heart-1"].__dict__,
+             "text": unrelated})}  # fmt: skip
+    ctx2 = dataclasses.replace(ctx, sections=moved)
+    plans = plan_requests(ctx2, PROMPTS, config)
+    assert not [p for p in plans if len(p.section_ids) == 2 and "heart-1" in p.section_ids]
+    other_topic = dataclasses.replace(ctx, topics={**ctx.topics, "heart-1": 5})
+    assert not [p for p in plan_requests(other_topic, PROMPTS, config) if "heart-1" in p.section_ids[1:]]
 
 
 def test_language_and_llm_settings_reach_the_request() -> None:
@@ -430,3 +448,30 @@ def test_an_mcq_scenario_is_what_its_quoted_evidence_shows() -> None:
     assert achieved_scenario("S3", one, ids, ctx) == "S1"  # one sentence of one document
     assert achieved_scenario("S2", one, ids, ctx) == "S1"
     assert achieved_scenario("S1", two, ids, ctx) == "S1"  # never raised
+
+
+def test_an_mcq_level_is_lowered_to_what_one_quoted_fact_allows() -> None:
+    from qagen.generate.replies import achieved_bloom
+
+    quote = "Flatten Image merges all visible layers into one and discards the invisible ones."
+    assert achieved_bloom("B4", "S1", "It discards the invisible ones", quote) == "B1"  # recall, word for word
+    assert achieved_bloom("B4", "S1", "They are lost for good", quote) == "B2"  # one fact in other words
+    assert achieved_bloom("B2", "S1", "merges all visible layers into one", quote) == "B1"
+    assert achieved_bloom("B2", "S1", "They are lost for good", quote) == "B2"
+    assert achieved_bloom("B4", "S2", "merges all visible layers into one", quote) == "B4"  # two facts: may relate
+    assert achieved_bloom("B3", "S1", "merges all visible layers into one", quote) == "B3"  # the stem's situation
+
+
+def test_a_relabelled_mcq_records_what_was_asked() -> None:
+    from qagen.generate.replies import items_from_results
+    from qagen.generate.reply_models import MCQReply
+
+    config = GenerateConfig(types=["mcq"], scenario_mix={"S2": 1}, bloom_mix={"B4": 1})
+    ctx = _product_ctx(config)
+    plan = plan_requests(ctx, PROMPTS, config)[0]
+    text = ctx.sections[plan.section_ids[0]].text
+    first = text.split(". ")[0].rstrip(".") + "."
+    reply = MCQReply(question="What does PixelForge do first?", correct_answer=first[:40],
+                     distractors=["Nothing at all", "It closes", "It prints"], rationale=first)  # fmt: skip
+    items, _ = items_from_results([plan], [reply], ctx, "replay", "m", [None])
+    assert items[0].scenario == "S1" and items[0].bloom == "B1" and items[0].labels_asked == "B4/S2"

@@ -25,12 +25,18 @@ BLOOM_DESCRIPTIONS = {
     "B4": "analyze: compare, distinguish or relate several pieces of information (differences, conditions, "
     "exceptions, which case applies).",
 }
+# Facts combined for a question belong to one need: two unrelated tools compared because they share a key or a
+# menu make a question nobody asks (the LLM path's readers, issue 42).
+_ONE_NEED = (
+    " The facts are about one task or one thing, as one user with one need would ask them together; never compare"
+    " or join two tools, features or tasks only because they share a key, a menu or a word."
+)
 SCENARIO_DESCRIPTIONS = {
     "S1": "the question needs one single fact from one passage.",
-    "S2": "the question needs at least two different facts, all from the same document; combine them.",
+    "S2": "the question needs at least two different facts, all from the same document; combine them." + _ONE_NEED,
     "S3": "the question needs facts from at least two different documents (the passages are labelled with "
     "their document); the correct answer must combine information from both, so that neither document "
-    "alone answers it.",
+    "alone answers it." + _ONE_NEED,
 }
 
 # The question's task in the user message, one phrase per scenario and level, so that the

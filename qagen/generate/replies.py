@@ -124,17 +124,32 @@ def _convert(plan: PlannedRequest, value: BaseModel, ctx: GenerationContext, gen
     options = [value.correct_answer, *value.distractors]
     rng = random.Random(f"{ctx.seed}:options:{plan.meta.get('request_key', '')}:{value.question}")
     rng.shuffle(options)
+    asked = (plan.meta.get("bloom"), plan.meta.get("scenario"))
+    scenario = achieved_scenario(asked[1], value.rationale, plan.section_ids, ctx)
+    bloom = achieved_bloom(asked[0], scenario, value.correct_answer, value.rationale)
     return [
         Item(
             **_base(plan, ctx, generator, value.question),
             answer=value.correct_answer,
             options=tuple(options),
             answer_index=options.index(value.correct_answer),
-            bloom=plan.meta.get("bloom"),
-            scenario=achieved_scenario(plan.meta.get("scenario"), value.rationale, plan.section_ids, ctx),
+            bloom=bloom,
+            scenario=scenario,
+            labels_asked=f"{asked[0]}/{asked[1]}" if (bloom, scenario) != asked else None,
             rationale=value.rationale,
         )
     ]
+
+
+def achieved_bloom(asked: str | None, scenario: str | None, answer: str, rationale: str) -> str | None:
+    """The level an item's evidence allows, from what it quotes: relating facts (B4) needs two of them; a key
+    stated word for word in a one-fact quote is recalled (B1), not put in other words (B2). Applying to a
+    situation (B3) is the stem's, which no quote shows: it stays."""
+    if asked not in ("B2", "B4") or scenario != "S1" or not rationale.strip():
+        return asked
+    from qagen.filters.grounding import QUOTE_MIN_RATIO, quoted
+
+    return "B1" if quoted(answer, rationale) >= QUOTE_MIN_RATIO else "B2"
 
 
 def achieved_scenario(

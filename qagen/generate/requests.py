@@ -365,13 +365,24 @@ class _Corpus:
             self._words[sid] = {w for w in re.findall(r"[^\W\d_]{4,}", f"{s.heading} {s.text}".lower())}
         return self._words[sid]
 
+    def shared(self, sid: str, other: str) -> float:
+        """The share of words two sections have in common (Jaccard over words of four letters or more)."""
+        a, b = self.words(sid), self.words(other)
+        return len(a & b) / max(1, len(a | b))
+
     def neighbour(self, sid: str) -> str | None:
-        """The next (else previous) section of the same document in the same fold and split."""
+        """The next (else previous) section of the same document in the same fold, split and topic that shares
+        words with it: facts of two unrelated neighbours make a glued question (else the section alone)."""
         anchor = self.ctx.sections[sid]
         doc = self.by_doc.get(anchor.doc_id, {})
         for order in (anchor.order + 1, anchor.order - 1):
             other = doc.get(order)
-            if other and self.ctx.folds.get(other) == self.ctx.folds[sid]:
+            if (
+                other
+                and self.ctx.folds.get(other) == self.ctx.folds[sid]
+                and self.ctx.topic(other) == self.ctx.topic(sid)
+                and self.shared(sid, other) >= S3_MIN_SHARED
+            ):
                 return other
         return None
 
@@ -395,14 +406,12 @@ class _Corpus:
         if topic < 0:
             return []
         anchor = self.ctx.sections[sid]
-        words = self.words(sid)
         best: dict[str, tuple[float, str]] = {}
         for other in self.by_group.get((topic, self.ctx.folds[sid]), []):
             doc = self.ctx.sections[other].doc_id
             if doc == anchor.doc_id:
                 continue
-            other_words = self.words(other)
-            sim = len(words & other_words) / max(1, len(words | other_words))
+            sim = self.shared(sid, other)
             if sim >= S3_MIN_SHARED and (doc not in best or (sim, other) > best[doc]):
                 best[doc] = (sim, other)
         ranked = sorted(best.values(), key=lambda t: (-t[0], t[1]))
