@@ -475,3 +475,28 @@ def test_a_relabelled_mcq_records_what_was_asked() -> None:
                      distractors=["Nothing at all", "It closes", "It prints"], rationale=first)  # fmt: skip
     items, _ = items_from_results([plan], [reply], ctx, "replay", "m", [None])
     assert items[0].scenario == "S1" and items[0].bloom == "B1" and items[0].labels_asked == "B4/S2"
+
+
+def test_a_document_that_never_names_the_corpus_product_is_not_asked_about_it() -> None:
+    """A mixed folder (four PixelForge pages and a packaging policy): the policy's requests name no PixelForge and
+    its personas are no PixelForge users."""
+    config = GenerateConfig(types=["long_form", "mcq"], min_section_words=0)
+    ctx = _product_ctx(config)
+    policy = Section("policy-0", "policy", "policy.pdf", "Maintainer scripts",
+                     "Every package must install its maintainer scripts with mode 755 and never ask questions.",
+                     1, 1, 0)  # fmt: skip
+    ctx = dataclasses.replace(
+        ctx,
+        sections={**ctx.sections, policy.id: policy},
+        folds={**ctx.folds, policy.id: (0, "test")},
+        topics={**ctx.topics, policy.id: 0},
+        sampled=(*ctx.sampled, policy.id),
+    )
+    assert ctx.subject == "PixelForge" and ctx.subject_of("policy") is None and ctx.subject_of("crop") == "PixelForge"
+    planned = plan_requests(ctx, PROMPTS, config)
+    mine = [p for p in planned if p.section_ids[0] == "policy-0"]
+    assert {p.kind for p in mine} == {"long_form", "mcq"}
+    assert not any("PixelForge" in m.content for p in mine if p.kind == "long_form" for m in p.request.messages)
+    assert not any("names PixelForge" in p.request.messages[1].content for p in mine)  # an MCQ partner may quote it
+    others = [p for p in planned if p.kind == "long_form" and p.section_ids[0] == "crop-0"]
+    assert others and all("PixelForge" in p.meta["persona"] for p in others)

@@ -12,6 +12,7 @@ import pytest
 from qagen.llm import get_llm
 from qagen.llm.base import LLMRequest, LLMSpecError, Message
 from qagen.llm.replay import MISSING, NoRecordedReply, ReplayLLM, content_key
+from tests.support.fast import FAST_COMPONENTS
 
 RECORDED = Path(__file__).resolve().parent / "data" / "recorded"
 HELPDESK = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "helpdesk"
@@ -57,28 +58,28 @@ def test_a_bad_recording_is_one_clear_error(tmp_path: Path) -> None:
 @pytest.mark.skipif(not HELPDESK.is_dir(), reason="needs ../shared/corpora/helpdesk")
 def test_the_llm_path_end_to_end_on_recorded_replies(tmp_path: Path) -> None:
     """Every request the build sends (generation and the splits' answerability judge) has a recorded reply of a
-    capable model; the build makes items from them, none failed (tests/data/recorded/helpdesk_b3/README.md)."""
+    capable model; the build makes items from them, none failed (tests/data/recorded/helpdesk_b4/README.md)."""
     from qagen import build
 
     recording = tmp_path / "recording"
-    shutil.copytree(RECORDED / "helpdesk_b3", recording)
+    shutil.copytree(RECORDED / "helpdesk_b4", recording)
     docs = tmp_path / "docs"
     docs.mkdir()
     for name in (recording / "documents.txt").read_text().split():
         shutil.copyfile(HELPDESK / name, docs / name)
     # the settings the requests were recorded with (README.md beside the replies)
-    overrides = ["folds.samples_total=24", "generate.min_section_words=25"]
+    overrides = ["folds.samples_total=24", "generate.min_section_words=25", *FAST_COMPONENTS]
     result = build(docs, tmp_path / "out", llm=f"replay:{recording}", overrides=overrides)
     missing = recording / MISSING
     unanswered = [json.loads(line) for line in missing.read_text().splitlines()] if missing.exists() else []
     assert not unanswered, f"{len(unanswered)} request(s) have no recorded reply (see {MISSING})"
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     stats = manifest["stages"]["generate"]["llm"]
-    assert stats["failures"] == 0 and stats["requests"] == 40
+    assert stats["failures"] == 0 and stats["requests"] == 34
     judge = manifest["stages"]["splits"]["llm"]  # the answerability judge's request, replayed too
     assert judge["failures"] == 0 and judge["succeeded"] == judge["requests"] == 1
     items = [json.loads(line) for line in (tmp_path / "out" / "items.jsonl").read_text().splitlines()]
-    assert len(items) >= 36 and {i["type"] for i in items} == {"long_form", "mcq"}
+    assert len(items) >= 30 and {i["type"] for i in items} == {"long_form", "mcq"}
     mcq = [i for i in items if i["type"] == "mcq"]
     assert not any((i["bloom"], i["scenario"]) in {("B4", "S1"), ("B1", "S2"), ("B1", "S3")} for i in mcq)
     assert {i["generator"]["backend"] for i in items} == {"replay:recording"}

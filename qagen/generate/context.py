@@ -171,6 +171,29 @@ class GenerationContext:
 
         return corpus_subject(self.sections.values(), dict(self.doc_titles))
 
+    def subject_of(self, doc_id: str) -> str | None:
+        """The subject a document's questions name: ``generate.subject``; else the corpus's subject when the
+        document itself names it (its title or text), so that a manual of another product in the folder is not
+        asked about the others' product; else None."""
+        if self.config.subject:
+            return self.config.subject
+        subject = self.subject
+        if not subject:
+            return None
+        return subject if doc_id in self._naming_subject else None
+
+    @functools.cached_property
+    def _naming_subject(self) -> frozenset[str]:
+        """The documents whose title or text names the corpus's subject (as a word, any case)."""
+        subject = self.subject or ""
+        pattern = re.compile(rf"(?<!\w){re.escape(subject)}(?!\w)", re.IGNORECASE)
+        texts: dict[str, list[str]] = {}
+        for section in self.sections.values():
+            texts.setdefault(section.doc_id, []).append(f"{section.heading} {section.text}")
+        return frozenset(
+            d for d, parts in texts.items() if pattern.search(self.title(d)) or pattern.search(" ".join(parts))
+        )
+
     @functools.cached_property
     def _by_place(self) -> dict[tuple[str, int], Section]:
         return {(s.doc_id, s.order): s for s in self.sections.values()}

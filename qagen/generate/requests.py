@@ -95,14 +95,13 @@ def plan_requests(
 
         asked = [sid for sid in ctx.sampled if ctx.sections[sid].text.strip()]
         persona_of = assign_by_share(asked, config.persona_mix, ctx.seed)
-    personas = corpus_personas(ctx, config)
     n_questions = min(config.long_form_per_section, keep_per_section or config.long_form_per_section)
     for sid in ctx.sampled:
         section = ctx.sections[sid]
         if not substantial(section, config):
             continue  # a heading with a line under it: nothing a user asks about (the model can only rephrase it)
         if "long_form" in config.types:
-            persona = persona_of.get(sid) or _drawn_persona(ctx, personas, sid)
+            persona = persona_of.get(sid) or _drawn_persona(ctx, config, sid)
             planned.append(_long_form(ctx, section, prompts, config, llm, persona, n_questions))
         if "factoid" in config.types:
             planned += _factoids(ctx, section, prompts["factoid"], config, llm)
@@ -128,7 +127,6 @@ def _pairs(
     multi-hop, with the most similar section of its topic and fold (its own document's first); comparison,
     with the most similar section of another document of its topic and fold."""
     corpus = _Corpus(ctx, config)
-    personas = corpus_personas(ctx, config)
     sampled = [sid for sid in ctx.sampled if substantial(ctx.sections[sid], config) and sid in ctx.folds]
     wanted = round(share * len(sampled))
     order = sorted(sampled, key=lambda sid: random.Random(f"{ctx.seed}:{kind}:{sid}").random())
@@ -139,7 +137,7 @@ def _pairs(
         partner = corpus.hop_partner(sid) if kind == "multi_hop" else next(iter(corpus.s3_partners(sid, 1)), None)
         if partner is None:
             continue
-        persona = persona_of.get(sid) or _drawn_persona(ctx, personas, sid)
+        persona = persona_of.get(sid) or _drawn_persona(ctx, config, sid)
         section_ids = (sid, partner)
         language = ctx.language_of(sid)
         values = {"language_name": language_name(language), "persona": persona,
@@ -201,26 +199,29 @@ def substantial(section: Section, config: GenerateConfig) -> bool:
     return len(section.text.split()) >= config.min_section_words
 
 
-def subject_rule(ctx: GenerationContext) -> str:
-    """How a question names what it is about: the corpus's product or organisation, or the document's own name."""
-    if ctx.subject:
-        return f"it names {ctx.subject} where a user would, so that it makes sense on its own"
+def subject_rule(ctx: GenerationContext, doc_id: str) -> str:
+    """How a question names what it is about: the corpus's product or organisation where the document names it
+    (:meth:`GenerationContext.subject_of`), else the one the passage gives."""
+    subject = ctx.subject_of(doc_id)
+    if subject:
+        return f"it names {subject} where a user would, so that it makes sense on its own"
     return "it names the product, organisation or service it concerns where the passage gives it"
 
 
-def corpus_personas(ctx: GenerationContext, config: GenerateConfig) -> list[str]:
-    """``generate.personas``, or personas of this corpus: users of its product, new and experienced (no domain
-    is assumed: a persona sets tone and expertise, never a life story)."""
+def corpus_personas(ctx: GenerationContext, config: GenerateConfig, doc_id: str | None = None) -> list[str]:
+    """``generate.personas``, or personas of this corpus: users of its product (of ``doc_id``'s, when given), new
+    and experienced (no domain is assumed: a persona sets tone and expertise, never a life story)."""
     if config.personas:
         return list(config.personas)
-    if ctx.subject:
-        return [f"person using {ctx.subject} for the first time", f"experienced {ctx.subject} user"]
+    subject = ctx.subject if doc_id is None else ctx.subject_of(doc_id)
+    if subject:
+        return [f"person using {subject} for the first time", f"experienced {subject} user"]
     return ["person reading these documents for the first time", "person who knows these documents well"]
 
 
 def _section_values(ctx: GenerationContext, section: Section, config: GenerateConfig) -> dict[str, Any]:
     return {
-        "subject_rule": subject_rule(ctx),
+        "subject_rule": subject_rule(ctx, section.doc_id),
         "language_name": language_name(ctx.language_of(section.id)),
         "document_title": ctx.title(section.doc_id) or section.doc_path,
         "heading": clean_heading(section.heading) or "(no heading)",  # no section number for a model to copy
@@ -228,8 +229,9 @@ def _section_values(ctx: GenerationContext, section: Section, config: GenerateCo
     }
 
 
-def _drawn_persona(ctx: GenerationContext, personas: list[str], section_id: str) -> str:
-    """One of the personas for a section (seeded), when no persona mix assigns one."""
+def _drawn_persona(ctx: GenerationContext, config: GenerateConfig, section_id: str) -> str:
+    """One of the personas of a section's document (seeded), when no persona mix assigns one."""
+    personas = corpus_personas(ctx, config, ctx.sections[section_id].doc_id)
     return random.Random(f"{ctx.seed}:persona:{section_id}").choice(personas)
 
 
@@ -330,7 +332,7 @@ def _mcqs(ctx: GenerationContext, prompt: Prompt, config: GenerateConfig, llm: L
             "scenario_description": SCENARIO_DESCRIPTIONS[meta["scenario"]],
             "question_task": question_task(bloom, meta["scenario"]),
             "passages": _passages(ctx, section_ids, config),
-            "subject_rule": subject_rule(ctx),
+            "subject_rule": subject_rule(ctx, ctx.sections[sid].doc_id),
         }
         out.append(
             PlannedRequest(
