@@ -541,12 +541,21 @@ def test_factoid_entity_failures(kw, reason):
 
 
 def test_correct_option_length_ratio_boundary():
-    distractors = ["x" * 10, "y" * 8, "z" * 5]
-    at_ratio = mcq(options=("a" * 15, *distractors))  # 15 / 10 == 1.5 -> pass
-    over = mcq(options=("a" * 16, *distractors))
+    distractors = ["xxx xxx xxx", "yy yy yy", "z z z"]  # the longest: 11 characters, 3 words
+    at_ratio = mcq(options=("a a a a a a a a", *distractors))  # 15 / 11 < 1.5 -> pass
+    over = mcq(options=("aaaa aaaa a a a a", *distractors))  # 17 / 11 > 1.5, 6 words against 3
     assert check_length(at_ratio, CTX, CFG) is None
     verdict = check_length(over, CTX, CFG)
-    assert verdict.reason == "correct option much longer than the distractors" and verdict.value == 1.6
+    assert verdict.reason == "correct option much longer than the distractors" and verdict.value == 17 / 11
+
+
+def test_a_word_or_two_more_in_a_short_key_is_no_giveaway():
+    """Short options differ by a word: 'Virgule flottante 32 bits' among 'Entiers 32 bits' is 1.7 times as long."""
+    short = mcq(options=("Virgule flottante 32 bits", "Entiers 32 bits", "Entiers 8 bits", "Entiers 16 bits"))
+    assert check_length(short, CTX, CFG) is None
+    long = mcq(options=("Virgule flottante 32 bits, pour les valeurs hors de l'intervalle", "Entiers 32 bits",
+                        "Entiers 8 bits", "Entiers 16 bits"))  # fmt: skip
+    assert check_length(long, CTX, CFG) is not None
 
 
 def test_giveaway_run_boundary():
@@ -754,3 +763,33 @@ def test_format_funnel():
     assert "11 -> 9" in validity and "not a question" in validity
     assert format_funnel([]) == "  (no candidates)"
     assert run_filters([], CTX, CFG).funnel == []
+
+
+def test_a_quote_joined_with_an_ellipsis_is_quoted():
+    from qagen.filters.grounding import QUOTE_MIN_RATIO, quoted
+
+    source = (
+        "Open the dialog from the image menu: Windows, Dockable Dialogs, Layers. It has many options. If a "
+        "detached Layers dialog is open, you can raise it from the image menu: Windows, Layers."
+    )
+    joined = "Open the dialog from the image menu: Windows, Dockable Dialogs, Layers, … If a detached Layers dialog"
+    assert quoted(joined, source) >= QUOTE_MIN_RATIO
+    assert quoted(joined.replace("…", "..."), source) >= QUOTE_MIN_RATIO
+    wrong = "Open the dialog from the file menu … and it closes every other dialog at once"
+    assert quoted(wrong, source) < QUOTE_MIN_RATIO
+
+
+def test_punctuation_inside_a_word_keeps_two_options_apart():
+    assert normalize_text("/etc/cron.d/acme_sync") != normalize_text("/etc/cron.d/acme.sync")
+    assert normalize_text("Paris.") == normalize_text("paris") == normalize_text(" «Paris» ")
+    apart = mcq(options=("/etc/cron.d/acme_sync", "/etc/cron.d/acme.sync", "/etc/crontab", "/etc/cron.hourly/acme"))
+    assert check_mcq(apart, CTX, CFG) is None
+    same = mcq(options=("Every evening", "every evening.", "On Mondays", "On Sundays"))
+    assert check_mcq(same, CTX, CFG) is not None
+
+
+def test_a_run_counts_words_as_written():
+    """ "libbar.so.2" is one word: a key sharing "to libbar.so.2" with the stem repeats two words, not four."""
+    question = "The SONAME changes from libbar.so.1 to libbar.so.2 in a new release: how is the symbols file updated?"
+    assert verbatim_run(question, "Set library-soname to libbar.so.2 and review the minimal versions") == 2
+    assert verbatim_run(question, "how is the symbols file updated") == 6

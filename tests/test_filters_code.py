@@ -170,3 +170,27 @@ def test_real_example_code_is_rejected_and_real_prose_passes(emp_sections):
     assert intro.kind == "prose"
     sentence = next(line for line in intro.text.splitlines() if len(line) > 60)
     assert check_code_answer(item("Why encapsulate figures in the source?", sentence), ctx, CFG) is None
+
+
+def test_a_question_naming_the_command_asks_for_its_call():
+    options = (
+        "dpkg-architecture -qDEB_BUILD_MULTIARCH",
+        "dpkg-architecture -qDEB_HOST_ARCH",
+        "dpkg-architecture -qDEB_HOST_GNU_TYPE",
+        "dpkg-architecture -qDEB_HOST_MULTIARCH",
+    )
+    named = mcq("Since Policy 3.9.2, which dpkg-architecture query gives the multiarch subdirectory of /usr/lib?",
+                options, 3)  # fmt: skip
+    assert check_code_answer(named, CTX, CFG) is None
+    unnamed = mcq("Since Policy 3.9.2, how do packages find the multiarch subdirectory of /usr/lib?", options, 3)
+    assert check_code_answer(unnamed, CTX, CFG) is not None  # nothing in the question asks for what to type
+
+
+def test_a_path_or_a_name_alone_is_no_code_fragment():
+    options = ("/etc/cron.d/acme_sync", "/etc/cron.d/acme.sync", "/etc/cron.hourly/acme.sync", "/etc/crontab")
+    assert (
+        check_code_answer(mcq("Which file should the acme.sync package install for its job?", options, 0), CTX, CFG)
+        is None
+    )
+    fragment = item("How do I draw a circle?", "\\begin{emp}(20,10)\ndraw fullcircle scaled 1cm;\n\\end{emp}")
+    assert check_code_answer(fragment, CTX, CFG) is not None

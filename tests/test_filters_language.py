@@ -56,6 +56,24 @@ def test_a_question_in_another_language_is_rejected(language):
     assert verdict.value.startswith(f"question: {other}")
 
 
+def test_a_rationale_quoted_from_a_mixed_language_section_is_not_judged():
+    """A German help page that keeps an English paragraph: an MCQ's rationale quotes it, the item is German."""
+    from dataclasses import replace
+
+    from qagen.filters import FilterContext
+    from qagen.records import Section
+
+    english = "Lock pixels: When the button is pressed down, you cannot use any brush-based tool on the layer."
+    section = Section("s", "d", "d.html", "Ebenen sperren", f"Sperren. {english} Weitere Hinweise folgen.", 1, 1, 0)
+    ctx = FilterContext(sections={"s": section}, embed=None)
+    question = "Was verhindert in GIMP die Option „Pixel sperren“, wenn man auf einer Ebene malen möchte?"
+    quoted_item = replace(item(question, "de"), type="mcq", rationale=english)
+    assert check_language(quoted_item, ctx, None) is None
+    made_up = replace(quoted_item, rationale="When pixels are locked, no brush tool can change the layer at all.")
+    verdict = check_language(made_up, ctx, None)
+    assert verdict is not None and verdict.value.startswith("rationale: en")
+
+
 def test_an_english_answer_to_a_german_question_is_rejected():
     answer = "Bring your insurance card, a list of your medicines and a letter from your doctor."
     verdict = check_language(item(QUESTIONS["de"], "de", answer=answer), None, None)

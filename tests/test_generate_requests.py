@@ -448,6 +448,9 @@ def test_an_mcq_scenario_is_what_its_quoted_evidence_shows() -> None:
     assert achieved_scenario("S3", one, ids, ctx) == "S1"  # one sentence of one document
     assert achieved_scenario("S2", one, ids, ctx) == "S1"
     assert achieved_scenario("S1", two, ids, ctx) == "S1"  # never raised
+    # two sentences quoted, but the key is in one of them: it rests on one fact
+    assert achieved_scenario("S3", two, ids, ctx, answer="the Blur filter") == "S1"
+    assert achieved_scenario("S3", two, ids, ctx, answer="Crop, then Blur with a radius") == "S3"
 
 
 def test_an_mcq_level_is_lowered_to_what_one_quoted_fact_allows() -> None:

@@ -7,9 +7,10 @@ is ``item.answer``, or for an MCQ the correct option (``item.options[item.answer
 
 It is rejected (reason ``code``, value: its code share) when at least half of its non-blank
 characters sit on code or markup lines (:func:`qagen.ingest.kinds.code_share`; a sentence
-with an inline ``\\command`` is not code) — unless the question asks for code: a command,
-macro, syntax, option, environment, key or parameter name, or what to type or write, in
-English, Dutch, German, French, Spanish, Italian or Portuguese ("Which command ...?",
+with an inline ``\\command`` is not code) — unless the question names the command the answer
+calls, or is one word (a path or a name), or asks for code: a command, macro, syntax, option,
+environment, key or parameter name, or what to type or write, in English, Dutch, German, French,
+Spanish, Italian or Portuguese ("Which command ...?",
 "Welk commando ...?", "Welcher Befehl ...?", "Quelle commande ...?", "¿Qué comando ...?").
 """
 
@@ -56,6 +57,13 @@ def asks_for_code(question: str) -> bool:
     return bool(_ASKS_FOR_CODE.search(question))
 
 
+def _names_the_command(question: str, answer: str) -> bool:
+    """The question names the command the answer is a call of ("Which dpkg-architecture query ...?" over
+    "dpkg-architecture -qDEB_HOST_MULTIARCH"): what to type is what it asks for."""
+    first = answer.split()[0].strip("`$\\") if answer.split() else ""
+    return len(first) >= 3 and re.search(rf"(?<![\w-]){re.escape(first)}(?![\w-])", question, re.IGNORECASE) is not None
+
+
 def judged_answer(item: Item) -> str:
     """The answer a code check judges: the correct option of an MCQ, else ``item.answer``."""
     index = item.answer_index
@@ -66,8 +74,11 @@ def judged_answer(item: Item) -> str:
 
 def check_code_answer(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject | None:
     """Reject an answer that is mostly code or markup, unless the question asks for code."""
-    share = code_share(judged_answer(item))
-    if share < CODE_SHARE or asks_for_code(item.question):
+    answer = judged_answer(item)
+    share = code_share(answer)
+    if share < CODE_SHARE or asks_for_code(item.question) or _names_the_command(item.question, answer):
+        return None
+    if len(answer.split()) == 1:  # one word: a name (a path, a file, a variable), not a copied fragment of code
         return None
     return Reject("code", share)
 

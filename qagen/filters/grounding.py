@@ -245,7 +245,9 @@ def quoted(quote: str, source: str) -> float:
     from rapidfuzz import fuzz
 
     text = normalized(source)
-    pieces = [p for p in map(normalized, re.split(r"(?<=[.!?;])\s+|\n+", quote)) if len(p) >= 12] or [normalized(quote)]
+    # sentences, and the parts a quote joins with an ellipsis ("Open the menu … Then choose Layers")
+    parts = re.split(r"(?<=[.!?;])\s+|\n+|\s*(?:…|\.\.\.|\[\.\.\.\])\s*", quote)
+    pieces = [p for p in map(normalized, parts) if len(p) >= 12] or [normalized(quote)]
     return min(fuzz.partial_ratio(p, text) for p in pieces) if pieces[0] else 0.0
 
 

@@ -96,7 +96,9 @@ def check_language(item: Item, ctx: FilterContext, config: FilterConfig) -> Reje
     if not item.language or item.language in ("und", "zxx"):
         return None
     fields = [("question", item.question)]
-    if item.generator.backend != "extractive":  # offline answers and rationales are quotes of the section
+    if item.generator.backend != "extractive" and not _quotes_its_source(item, ctx):
+        # offline answers are quotes of the section, and so is a rationale quoted from a section written partly
+        # in another language (a German help page that keeps an English paragraph): only the item's own words count
         fields.append(("rationale", item.rationale or ""))
         if item.type != "mcq":  # an option may be a name or a value in any language
             fields.insert(1, ("answer", item.answer))
@@ -108,6 +110,15 @@ def check_language(item: Item, ctx: FilterContext, config: FilterConfig) -> Reje
         if opening:  # a mixed question the identifier is unsure of
             return Reject("wrong_language", f"question: opens in {opening}, not {item.language}")
     return None
+
+
+def _quotes_its_source(item: Item, ctx: FilterContext) -> bool:
+    from qagen.filters.grounding import QUOTE_MIN_RATIO, quoted
+
+    if ctx is None or not item.rationale:
+        return False
+    text = "\n".join(ctx.sections[s].text for s in item.source.section_ids if s in ctx.sections)
+    return bool(item.rationale and text) and quoted(item.rationale, text) >= QUOTE_MIN_RATIO
 
 
 WRONG_LANGUAGE = ItemFilter("language", check_language)

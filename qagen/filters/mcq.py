@@ -1,7 +1,7 @@
 """MCQ quality: no answer a test-wise reader can spot without knowing the subject.
 
 Two giveaways are rejected per item: a correct option much longer than every distractor
-(more than ``filter.mcq_max_length_ratio`` times the longest one), and a correct option
+(more than ``filter.mcq_max_length_ratio`` times the longest one, and by three words or more), and a correct option
 that alone repeats a run of at least ``filter.mcq_giveaway_words`` words of the question.
 Whether the correct option is *systematically* the longest is a property of the set:
 :func:`mcq_stats` reports that share (about 25% when unbiased) and the answer positions.
@@ -14,11 +14,13 @@ from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any
 
 from qagen.filters.base import FilterContext, ItemFilter, Reject
-from qagen.filters.grounding import tokenize
 from qagen.records import Item
 
 if TYPE_CHECKING:
     from qagen.config import FilterConfig
+
+
+MIN_EXTRA_WORDS = 3  # words the correct option must have beyond the longest distractor to give itself away
 
 
 def _split(item: Item) -> tuple[str, list[str]] | None:
@@ -37,17 +39,25 @@ def check_length(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject
     correct, distractors = parts
     longest = max(len(d.strip()) for d in distractors)
     ratio = len(correct.strip()) / max(longest, 1)
-    if ratio > config.mcq_max_length_ratio:
+    more_words = len(correct.split()) - max(len(d.split()) for d in distractors)
+    # a word or two more is no giveaway among short options ("Virgule flottante 32 bits" / "Entiers 32 bits")
+    if ratio > config.mcq_max_length_ratio and more_words >= MIN_EXTRA_WORDS:
         return Reject("correct option much longer than the distractors", ratio)
     return None
 
 
 def verbatim_run(question: str, option: str) -> int:
     """Length in words of the longest run of consecutive question words found verbatim in ``option``."""
-    q, o = tokenize(question), tokenize(option)
+    q, o = _words(question), _words(option)
     if not q or not o:
         return 0
     return SequenceMatcher(None, q, o, autojunk=False).find_longest_match(0, len(q), 0, len(o)).size
+
+
+def _words(text: str) -> list[str]:
+    """Words as written between spaces, edge punctuation off: "libbar.so.2" is one word, not three."""
+    words = (w.strip(".,;:!?()[]{}\"'«»“”„‘’").casefold() for w in text.split())
+    return [w for w in words if w]
 
 
 def check_giveaway(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject | None:

@@ -38,10 +38,14 @@ _ABOVE = re.compile(
 
 
 def normalize_text(text: str) -> str:
-    """Text for comparing options: NFKC, case-folded, punctuation dropped, spaces collapsed."""
+    """Text for comparing options: NFKC, case-folded, punctuation dropped, spaces collapsed; punctuation inside
+    a word stays ("acme_sync" and "acme.sync" are two file names, "Paris." and "paris" one answer)."""
     text = unicodedata.normalize("NFKC", text).casefold()
-    text = "".join(" " if unicodedata.category(ch)[0] in "PZS" else ch for ch in text)
-    return " ".join(text.split())
+    kept = []
+    for i, ch in enumerate(text):
+        inside = 0 < i < len(text) - 1 and text[i - 1].isalnum() and text[i + 1].isalnum()
+        kept.append(ch if unicodedata.category(ch)[0] not in "PZS" or (inside and not ch.isspace()) else " ")
+    return " ".join("".join(kept).split())
 
 
 def check_schema(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject | None:

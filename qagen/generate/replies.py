@@ -125,7 +125,7 @@ def _convert(plan: PlannedRequest, value: BaseModel, ctx: GenerationContext, gen
     rng = random.Random(f"{ctx.seed}:options:{plan.meta.get('request_key', '')}:{value.question}")
     rng.shuffle(options)
     asked = (plan.meta.get("bloom"), plan.meta.get("scenario"))
-    scenario = achieved_scenario(asked[1], value.rationale, plan.section_ids, ctx)
+    scenario = achieved_scenario(asked[1], value.rationale, plan.section_ids, ctx, value.correct_answer)
     bloom = achieved_bloom(asked[0], scenario, value.correct_answer, value.rationale)
     return [
         Item(
@@ -153,17 +153,18 @@ def achieved_bloom(asked: str | None, scenario: str | None, answer: str, rationa
 
 
 def achieved_scenario(
-    asked: str | None, rationale: str, section_ids: Sequence[str], ctx: GenerationContext
+    asked: str | None, rationale: str, section_ids: Sequence[str], ctx: GenerationContext, answer: str = ""
 ) -> str | None:
     """The scenario the item's quoted evidence shows: S3 only when it quotes sections of two documents or more,
-    S2 when it quotes two sentences or more of one document, else S1 (a label is checked, never assumed)."""
+    S2 when it quotes two sentences or more of one document, else S1 (a label is checked, never assumed). A key
+    that one quoted sentence holds by itself (its words, or all its content lemmas) rests on one fact: S1."""
     if asked not in ("S2", "S3") or not rationale.strip():
         return asked
-    from qagen.filters.grounding import QUOTE_MIN_RATIO, quoted
+    from qagen.filters.grounding import QUOTE_MIN_RATIO, is_span, lemmas, quoted
 
-    pieces = [p for p in re.split(r"(?<=[.!?;:])\s+|\n+", rationale) if len(p.strip()) >= 12]
+    pieces = [p for p in re.split(r"(?<=[.!?;:])\s+|\n+|\s*(?:…|\.\.\.)\s*", rationale) if len(p.strip()) >= 12]
     docs: set[str] = set()
-    found = 0
+    found: list[str] = []
     for piece in pieces:
         hits = [
             sid
@@ -171,11 +172,18 @@ def achieved_scenario(
             if sid in ctx.sections and quoted(piece, ctx.sections[sid].text) >= QUOTE_MIN_RATIO
         ]
         if hits:
-            found += 1
+            found.append(piece)
             docs |= {ctx.sections[sid].doc_id for sid in hits}
+    language = ctx.language_of(section_ids[0]) if section_ids else None
+    wanted = lemmas(answer, language) if answer else set()
+    one_holds_it = answer and any(
+        is_span(answer, piece) or (wanted and wanted <= lemmas(piece, language)) for piece in found
+    )
+    if one_holds_it:
+        return "S1"
     if asked == "S3" and len(docs) >= 2:
         return "S3"
-    return "S2" if found >= 2 else "S1"
+    return "S2" if len(found) >= 2 else "S1"
 
 
 def _failed(plan: PlannedRequest, ctx: GenerationContext, generator: GeneratorInfo, reason: str) -> Rejection:
