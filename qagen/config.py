@@ -295,6 +295,12 @@ class GenerateConfig(_Section):
         "per-rule verdicts show which read badly)",
     )
     mcq_per_section: int = Field(1, ge=0, description="multiple-choice requests per sampled section (0 = none)")
+    label_judge: bool = Field(
+        True,
+        description="with an LLM backend, the multiple-choice items' Bloom levels and scenarios are checked by the "
+        "LLM (prompts/labels.md, 8 items a request) and set to what the questions really ask; false: the structural "
+        "checks of the quoted evidence only",
+    )
     personas: list[str] = Field(
         default_factory=list,
         description="who asks the long-form questions; one is picked per section (seeded). Empty: personas of the "

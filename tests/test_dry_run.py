@@ -46,7 +46,7 @@ def test_requests_within_10_percent_and_expected_cost_within_30_percent(runs):
 
 def test_one_row_per_type_that_adds_up(runs):
     dry = runs["dry"]
-    assert set(dry["by_type"]) == {"long_form", "factoid", "mcq"}
+    assert set(dry["by_type"]) == {"long_form", "factoid", "mcq", "labels"}  # labels: the label judge's requests
     for key in ("requests", "to_send", "prompt_tokens", "completion_tokens_expected", "completion_tokens_max"):
         assert sum(row[key] for row in dry["by_type"].values()) == dry["total"][key]
     for row in dry["by_type"].values():
@@ -65,7 +65,7 @@ def test_the_table_reads_as_a_table(runs):
     lines = text.splitlines()
     assert lines[0].startswith("dry run: generation would make these requests with openai:gpt-4o-mini@")
     assert lines[1].split()[:4] == ["type", "requests", "cached", "to"]
-    assert [line.split()[0] for line in lines[2:6]] == ["long-form", "factoid", "MCQ", "total"]
+    assert [line.split()[0] for line in lines[2:7]] == ["long-form", "factoid", "MCQ", "labels", "total"]
     assert "expected / max" in lines[1] and lines[-1].startswith("price: gpt-4o-mini")
 
 

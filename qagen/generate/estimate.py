@@ -11,6 +11,7 @@ that needs them sends a few more calls than the table says.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -48,6 +49,7 @@ def dry_run_estimate(
     sections: Mapping[str, Any],
     long_form_per_section: int,
     default_prices: Mapping[str, list[float]] | None = None,
+    label_judge: bool = False,
 ) -> dict[str, Any]:
     """The table ``--dry-run`` prints: per item type and in total, with the price and where it came from.
 
@@ -58,6 +60,8 @@ def dry_run_estimate(
         sections: Sections by id (the anchor section sizes the expected long-form answers).
         long_form_per_section: Questions asked per long-form request.
         default_prices: qagen's built-in price table, to tell the user whose price is used.
+        label_judge: Add the label judge's requests (``generate.label_judge``): one per
+            :data:`qagen.generate.labels.BATCH` multiple-choice requests, sized by their passages.
     """
     from qagen.llm.base import Usage
     from qagen.llm.pricing import cost_of, price_name
@@ -93,6 +97,9 @@ def dry_run_estimate(
             else round(cost_of(Usage(est["prompt_tokens"], expected), price), 6),
             "cost_usd_max": est["cost_usd_max"],
         }
+    labels = _label_judge_row(planned, sections, engine, label_judge)
+    if labels is not None:
+        rows["labels"] = labels
     total: dict[str, Any] = {}
     for key in (
         "requests",
@@ -120,6 +127,45 @@ def dry_run_estimate(
         "by_type": rows,
         "total": total,
         "max_repair_requests": total["to_send"] * engine.config.repair_attempts,
+    }
+
+
+def _label_judge_row(
+    planned: Sequence[Any], sections: Mapping[str, Any], engine: Any, label_judge: bool
+) -> dict[str, Any] | None:
+    """The label judge's requests, estimated before any MCQ exists: each MCQ request may give one item, judged
+    with its passages (cut to :data:`~qagen.generate.labels.PASSAGE_CHARS`) in batches of
+    :data:`~qagen.generate.labels.BATCH`; about 40 completion tokens a question."""
+    from qagen.generate.labels import BATCH, PASSAGE_CHARS
+    from qagen.llm.base import Usage
+    from qagen.llm.pricing import cost_of
+
+    mcqs = [p for p in planned if p.kind == "mcq"]
+    if not label_judge or not mcqs:
+        return None
+    n = math.ceil(len(mcqs) / BATCH)
+    prompt = 300 * n + sum(
+        estimate_tokens(" ".join(sections[s].text[:PASSAGE_CHARS] for s in p.section_ids if s in sections)) + 120
+        for p in mcqs
+    )
+    # every MCQ request cached: the same items, so the same judge requests, answered last time
+    cached = n if all(engine.cached_keys([p.request for p in mcqs], [p.response_model for p in mcqs])) else 0
+    if cached:
+        return {"requests": n, "cached": n, "to_send": 0, "prompt_tokens": 0, "completion_tokens_expected": 0,
+                "completion_tokens_max": 0, "cost_usd_expected": None if engine.price is None else 0.0,
+                "cost_usd_max": None if engine.price is None else 0.0}  # fmt: skip
+    expected = 40 * len(mcqs)
+    maximum = n * (engine.config.max_tokens or expected)
+    price = engine.price
+    return {
+        "requests": n,
+        "cached": 0,
+        "to_send": n,
+        "prompt_tokens": prompt,
+        "completion_tokens_expected": expected,
+        "completion_tokens_max": maximum,
+        "cost_usd_expected": None if price is None else round(cost_of(Usage(prompt, expected), price), 6),
+        "cost_usd_max": None if price is None else round(cost_of(Usage(prompt, maximum), price), 6),
     }
 
 

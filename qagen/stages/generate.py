@@ -222,17 +222,43 @@ def _generate_with_llm(
         from qagen.generate.estimate import dry_run_estimate
 
         defaults = LLMConfig().prices
-        estimate = dry_run_estimate(engine, planned, gctx.sections, gen_cfg.long_form_per_section, defaults)
+        estimate = dry_run_estimate(
+            engine, planned, gctx.sections, gen_cfg.long_form_per_section, defaults, label_judge=gen_cfg.label_judge
+        )
         return StageOutput({}, stop={"estimate": estimate, "backend": public_id(llm.id)})
     results = engine.run([p.request for p in planned], [p.response_model for p in planned])
     items, failures = items_from_results(
         planned, [r.value for r in results], gctx, public_id(llm.id), llm.model, [r.error for r in results]
     )
+    label_counts: dict[str, int] = {}
+    if gen_cfg.label_judge and any(it.type == "mcq" for it in items):
+        items, label_counts = _judged_labels(ctx, gctx, items, engine)
     stats = engine.stats.to_dict()
     if stats.get("stopped_reason"):
         ctx.log(f"warning: generation stopped early: {stats['stopped_reason']} (results so far are kept)")
     fallbacks = sum(bool(p.meta.get("scenario_fallback")) for p in planned)
-    return items, failures, {"llm": {"backend": public_id(llm.id), **stats}, "s3_fallbacks": fallbacks}
+    info = {"llm": {"backend": public_id(llm.id), **stats}, "s3_fallbacks": fallbacks}
+    return items, failures, {**info, **({"labels": label_counts} if label_counts else {})}
+
+
+def _judged_labels(ctx: StageContext, gctx: GenerationContext, items: list, engine: Any) -> tuple[list, dict]:
+    """The MCQs' labels as the LLM judges them (:mod:`qagen.generate.labels`); failed judgements are counted."""
+    from qagen.generate.labels import LabelReply, label_requests, relabelled
+    from qagen.generate.prompts import default_prompts_dir, load_prompt
+
+    folder = ctx.build.prompts_dir or default_prompts_dir()
+    if not (Path(folder) / "labels.md").is_file():  # a prompts folder copied before the judge existed
+        folder = default_prompts_dir()
+    batches = label_requests(items, gctx, load_prompt(folder, "labels"), ctx.config.llm)
+    results = engine.run([r for _, r in batches], [LabelReply] * len(batches))
+    asked = {it.id: it.labels_asked or f"{it.bloom}/{it.scenario}" for it in items if it.type == "mcq"}
+    items, counts = relabelled(items, batches, [r.value for r in results], asked)
+    if counts["label_judge_failed"]:
+        ctx.log(
+            f"warning: generate: the label judge failed for {counts['label_judge_failed']} multiple-choice item(s); "
+            "they keep the labels their quoted evidence shows (rerun to judge them)"
+        )
+    return items, counts
 
 
 STAGE = Stage(

@@ -32,6 +32,10 @@ def grounded_responder(body: dict) -> dict:
     doc = titles[-1].strip() if titles else "the service"
     if '"answerable"' in prompt:  # the answerability judge: these pages do not answer it
         return {"answerable": "no", "evidence": ""}
+    if '{"labels"' in prompt:  # the label judge: each question asks for the one sentence it quotes
+        count = len(re.findall(r"^Question \d+:", prompt, re.M))
+        return {"labels": [{"question": k, "bloom": "B1", "scenario": "S1", "reason": "one fact"} for k in
+                           range(1, count + 1)]}  # fmt: skip
     if '{"candidates"' in prompt:
         return {
             "candidates": [
