@@ -342,8 +342,10 @@ def llm_baseline(tmp_path_factory: pytest.TempPathFactory, llm_server: ServerPro
 
 
 def _request_key(row: dict[str, Any]) -> tuple:
-    # the scenario is left out: an item carries the one its evidence shows, a failure the one asked
-    return (row["type"], tuple(row["source"]["section_ids"]), row.get("bloom"), row.get("entity"))
+    # the level asked: an item carries the labels its evidence and the label judge show (the asked ones in
+    # labels_asked when they differ), a failure the ones asked; the scenario is left out
+    asked = (row.get("labels_asked") or f"{row.get('bloom')}/").split("/")[0] or None
+    return (row["type"], tuple(row["source"]["section_ids"]), None if asked == "None" else asked, row.get("entity"))
 
 
 def _kill_in(run: CliBuild, stage: str, started: float, delay: float, srv: ServerProcess, answered: int) -> dict:
