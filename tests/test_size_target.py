@@ -139,3 +139,23 @@ def test_a_size_targets_table_counts_the_sections_asked(tmp_path: Path) -> None:
     per_doc = document_rows(load_report_data(out), 100)
     assert sum(r["sampled"] for r in per_doc["rows"]) == asked
     assert not per_doc["more_sampled_helps"]  # every kept section may already be asked: no advice to sample more
+
+
+@pytest.mark.slow
+def test_the_llm_budget_bounds_every_round_together(tmp_path: Path) -> None:
+    """With a size target the rounds share llm.max_requests: the build stops at it and says so."""
+    from tests.support.grounded import grounded_responder
+    from tests.support.llm_server import FakeOpenAIServer
+
+    out = tmp_path / "out"
+    with FakeOpenAIServer(grounded_responder) as server:
+        # MCQs only: the test server's few accepted ones need a second round, which the budget cuts short
+        overrides = [*FAST_COMPONENTS, f'llm.backend="openai:fake-model@{server.url}"', "generate.questions=4",
+                     'generate.types=["mcq"]', "llm.max_requests=35", "generate.label_judge=false"]  # fmt: skip
+        build(EXAMPLES, out, overrides=overrides, until="generate")
+        sent = server.count()
+    generated = _counts(out)["generate"]
+    assert len(generated["size_target"]["rounds"]) == 2
+    assert sent == generated["llm"]["requests_sent"] == 35  # each round alone would have been allowed 35
+    said = [w for w in generated["warnings_logged"] if "generate.questions" in w]
+    assert len(said) == 1 and "llm.max_requests" in said[0] and "earlier rounds" in said[0]

@@ -98,11 +98,12 @@ class Rounds:
             return (
                 f"asked for {self.target} test questions (generate.questions), got {self.got}: every one of the "
                 f"{len(self.order)} usable sections was asked; that is this corpus's ceiling with these filters "
-                "and generator (more documents, an LLM backend or more item types give more)"
+                "and generator (more documents or item types give more, and offline, an LLM backend)"
             )
         return (
             f"asked for {self.target} test questions (generate.questions), got {self.got} after {len(self.rows)} "
             f"rounds over {self.asked} of {len(self.order)} usable sections: {stopped or 'rounds used up'}"
+            + (" (what the earlier rounds left of the build's budget)" if stopped and len(self.rows) > 1 else "")
         )
 
     def to_dict(self) -> dict:

@@ -70,11 +70,20 @@ def run(ctx: StageContext) -> StageOutput:
         return StageOutput({}, stop={"estimate": estimate, "backend": "extractive"})
 
     said: list[str] = []  # the offline notice and warnings, said once over the rounds
+    spent: list[dict] = []  # each LLM round's info: the budgets bound the whole build, not a round
 
     def produce(g: GenerationContext) -> tuple[list, list, dict] | StageOutput:
         if backend == "extractive":
             return _generate_offline(ctx, g, gen_cfg, said)
-        return _generate_with_llm(ctx, g, gen_cfg, backend)
+        from qagen.llm.stats import remaining_budget
+
+        llm_cfg, used_up = remaining_budget(ctx.config.llm, _merged(spent)["llm"]) if spent else (None, None)
+        if used_up:
+            return [], [], {"llm": {"stopped_reason": f"{used_up} used up"}}
+        outcome = _generate_with_llm(ctx, g, gen_cfg, backend, llm_cfg)
+        if not isinstance(outcome, StageOutput):
+            spent.append(outcome[2])
+        return outcome
 
     outcome = produce(gctx) if gen_cfg.questions is None else _in_rounds(ctx, gctx, gen_cfg, produce)
     if isinstance(outcome, StageOutput):
@@ -204,9 +213,10 @@ def _generate_offline(
 
 
 def _generate_with_llm(
-    ctx: StageContext, gctx: GenerationContext, gen_cfg: GenerateConfig, backend: Any
+    ctx: StageContext, gctx: GenerationContext, gen_cfg: GenerateConfig, backend: Any, llm_cfg: Any = None
 ) -> tuple[list, list, dict] | StageOutput:
-    """Items from the LLM's replies to the planned requests; under ``--dry-run`` the stop with the estimate."""
+    """Items from the LLM's replies to the planned requests; under ``--dry-run`` the stop with the estimate.
+    ``llm_cfg``: the ``[llm]`` section with what is left of its budgets (a size target's later rounds)."""
     from qagen.generate.replies import items_from_results
     from qagen.generate.requests import plan_requests
     from qagen.llm import LLMEngine, get_llm
@@ -216,7 +226,7 @@ def _generate_with_llm(
     planned = plan_requests(
         gctx, ctx.build.prompts_dir, gen_cfg, llm=ctx.config.llm, keep_per_section=ctx.config.filter.keep_per_section
     )
-    engine = LLMEngine(llm, ctx.config.llm, cache_path=ctx.cache_dir / "llm.sqlite", progress=ctx.progress)
+    engine = LLMEngine(llm, llm_cfg or ctx.config.llm, cache_path=ctx.cache_dir / "llm.sqlite", progress=ctx.progress)
     if ctx.build.dry_run:
         from qagen.config import LLMConfig
         from qagen.generate.estimate import dry_run_estimate
