@@ -4,40 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from qagen.runner import Stage, StageContext, StageOutput
 from qagen.stages.embed import fingerprint as embedder_fingerprint
 from qagen.stages.embed import make_embedder
-from qagen.stages.generate import generate_config
+from qagen.stages.generate import filter_context, generate_config
 
 if TYPE_CHECKING:
     from qagen.config import GenerateConfig
-    from qagen.filters import FilterContext
     from qagen.records import Item, Section
-
-
-def filter_context(ctx: StageContext, embed: Callable[[list[str]], Any]) -> FilterContext:
-    """What the filters read: the sections, titles, subject and prompt texts of the build (from ``ctx.inputs``
-    ``sections.jsonl`` and ``documents.jsonl``); the generate stage's size target counts with it too."""
-    from qagen.filters import FilterContext
-    from qagen.filters.prompt_copy import prompt_reference_texts
-    from qagen.generate.context import document_titles
-    from qagen.generate.offline.reading import corpus_subject
-
-    sections = ctx.inputs["sections.jsonl"]
-    gen_cfg = generate_config(ctx)
-    titles = document_titles(sections, ctx.inputs["documents.jsonl"])
-    return FilterContext(
-        sections={s.id: s for s in sections},
-        embed=embed,
-        phone_region=gen_cfg.phone_region,
-        entity_kinds=tuple(gen_cfg.entity_kinds),
-        titles=titles,
-        subject=gen_cfg.subject or corpus_subject(sections, titles),
-        prompt_texts=prompt_reference_texts(ctx.build.prompts_dir or gen_cfg.prompts_dir, gen_cfg.few_shot_file),
-    )
 
 
 def run(ctx: StageContext) -> StageOutput:

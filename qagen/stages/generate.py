@@ -7,6 +7,7 @@ estimate of the requests, tokens and cost it would have spent.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,7 @@ from qagen.runner import BuildInputs, Stage, StageContext, StageOutput
 
 if TYPE_CHECKING:
     from qagen.config import Config, GenerateConfig
+    from qagen.filters import FilterContext
     from qagen.generate import GenerationContext
 
 
@@ -23,6 +25,28 @@ def generate_config(ctx: StageContext) -> GenerateConfig:
     from qagen.generate.entities import resolve_phone_region
 
     return resolve_phone_region(ctx.config.generate, (s.text for s in ctx.inputs["sections.jsonl"]))
+
+
+def filter_context(ctx: StageContext, embed: Callable[[list[str]], Any]) -> FilterContext:
+    """What the filters read: the sections, titles, subject and prompt texts of the build (from ``ctx.inputs``
+    ``sections.jsonl`` and ``documents.jsonl``); the filter stage and the size target's rounds use it."""
+    from qagen.filters import FilterContext
+    from qagen.filters.prompt_copy import prompt_reference_texts
+    from qagen.generate.context import document_titles
+    from qagen.generate.offline.reading import corpus_subject
+
+    sections = ctx.inputs["sections.jsonl"]
+    gen_cfg = generate_config(ctx)
+    titles = document_titles(sections, ctx.inputs["documents.jsonl"])
+    return FilterContext(
+        sections={s.id: s for s in sections},
+        embed=embed,
+        phone_region=gen_cfg.phone_region,
+        entity_kinds=tuple(gen_cfg.entity_kinds),
+        titles=titles,
+        subject=gen_cfg.subject or corpus_subject(sections, titles),
+        prompt_texts=prompt_reference_texts(ctx.build.prompts_dir or gen_cfg.prompts_dir, gen_cfg.few_shot_file),
+    )
 
 
 def fingerprint(config: Config, build: BuildInputs) -> Any:
@@ -129,7 +153,6 @@ def _in_rounds(
     from qagen.filters import run_filters
     from qagen.generate.target import Rounds, ask_order
     from qagen.stages.embed import make_embedder
-    from qagen.stages.filter import filter_context
 
     doc_of = {sid: gctx.sections[sid].doc_id for sid in gctx.sampled}
     order = ask_order(gctx.sampled, gctx.folds, doc_of, ctx.config.seed)
