@@ -475,12 +475,9 @@ class LLMAnswerabilityJudge:
 
 def load_answerability_prompt(prompts_dir: str | Path | None) -> Any:
     """``answerability.md`` from ``prompts_dir``, or the bundled one when that folder has none."""
-    from qagen.generate.prompts import default_prompts_dir, load_prompt
+    from qagen.generate.prompts import load_prompt_or_bundled
 
-    folder = Path(prompts_dir) if prompts_dir else default_prompts_dir()
-    if not (folder / f"{PROMPT_NAME}.md").is_file():
-        folder = default_prompts_dir()
-    return load_prompt(folder, PROMPT_NAME)
+    return load_prompt_or_bundled(prompts_dir, PROMPT_NAME)
 
 
 # --- the checks --------------------------------------------------------------------------

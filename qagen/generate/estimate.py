@@ -151,16 +151,15 @@ def _label_judge_row(
     # every MCQ request cached: the same items, so the same judge requests, answered last time
     cached = n if all(engine.cached_keys([p.request for p in mcqs], [p.response_model for p in mcqs])) else 0
     if cached:
-        return {"requests": n, "cached": n, "to_send": 0, "prompt_tokens": 0, "completion_tokens_expected": 0,
-                "completion_tokens_max": 0, "cost_usd_expected": None if engine.price is None else 0.0,
-                "cost_usd_max": None if engine.price is None else 0.0}  # fmt: skip
-    expected = 40 * len(mcqs)
-    maximum = n * (engine.config.max_tokens or expected)
+        prompt = expected = maximum = 0
+    else:
+        expected = 40 * len(mcqs)
+        maximum = n * (engine.config.max_tokens or expected)
     price = engine.price
     return {
         "requests": n,
-        "cached": 0,
-        "to_send": n,
+        "cached": cached,
+        "to_send": n - cached,
         "prompt_tokens": prompt,
         "completion_tokens_expected": expected,
         "completion_tokens_max": maximum,

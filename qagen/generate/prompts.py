@@ -96,6 +96,15 @@ def load_prompt(prompts_dir: str | Path, name: str, extra: bytes = b"") -> Promp
     return Prompt(name=name, system=parts[2].strip(), user=parts[4].strip(), hash=digest, path=path)
 
 
+def load_prompt_or_bundled(prompts_dir: str | Path | None, name: str) -> Prompt:
+    """``<name>.md`` from ``prompts_dir``, or the bundled one when that folder has none (a prompts folder copied
+    before the prompt existed)."""
+    folder = Path(prompts_dir) if prompts_dir else default_prompts_dir()
+    if not (folder / f"{name}.md").is_file():
+        folder = default_prompts_dir()
+    return load_prompt(folder, name)
+
+
 def load_few_shot(path: str | Path) -> tuple[list[dict[str, str]], bytes]:
     """Few-shot examples: a JSON list of objects with ``question`` and ``answer`` (and optional
     ``section``, ``persona``). Returns the examples and the file's bytes (for the prompt hash)."""

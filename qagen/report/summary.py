@@ -204,12 +204,14 @@ def document_rows(data: ReportData, limit: int) -> dict[str, Any]:
     asked = (generate.get("size_target") or {}).get("asked_by_document")
     offline = (generate.get("llm") or {}).get("backend") == "extractive"
     status_of = {a.section_id: a.status for a in data.assignments}
+    statuses: dict[str, Counter[str | None]] = {}  # per document: its sections by fold status (None: no fold)
+    for sec in data.sections:
+        statuses.setdefault(sec.doc_id, Counter())[status_of.get(sec.id)] += 1
     for d, row in zip(data.documents, rows, strict=True):
         if asked is not None:  # a size target: the rounds asked some of the sampled sections
             row["sampled"] = asked.get(d.id, 0)
         if not row["problem"] and row["status"] == "ok" and not row["accepted"]:
-            secs = [sec.id for sec in data.sections if sec.doc_id == d.id]
-            row["problem"] = _why_no_items(row, Counter(status_of.get(sid) for sid in secs), offline, reasons.get(d.id))
+            row["problem"] = _why_no_items(row, statuses.get(d.id, Counter()), offline, reasons.get(d.id))
     rows.sort(key=lambda r: (r["status"] == "ok", r["accepted"], r["path"]))
     return {
         "rows": rows[:limit],

@@ -182,7 +182,7 @@ def _in_rounds(
     if short:
         ctx.log(f"warning: generate: {short}")
     info = _merged(infos)
-    asked_by_document = Counter(gctx.sections[sid].doc_id for sid in order[: rounds.asked])
+    asked_by_document = Counter(doc_of[sid] for sid in order[: rounds.asked])
     info["size_target"] = {
         **rounds.to_dict(),
         **({"shortfall": short} if short else {}),
@@ -277,12 +277,10 @@ def _generate_with_llm(
 def _judged_labels(ctx: StageContext, gctx: GenerationContext, items: list, engine: Any) -> tuple[list, dict]:
     """The MCQs' labels as the LLM judges them (:mod:`qagen.generate.labels`); failed judgements are counted."""
     from qagen.generate.labels import LabelReply, label_requests, relabelled
-    from qagen.generate.prompts import default_prompts_dir, load_prompt
+    from qagen.generate.prompts import load_prompt_or_bundled
 
-    folder = ctx.build.prompts_dir or default_prompts_dir()
-    if not (Path(folder) / "labels.md").is_file():  # a prompts folder copied before the judge existed
-        folder = default_prompts_dir()
-    batches = label_requests(items, gctx, load_prompt(folder, "labels"), ctx.config.llm)
+    prompt = load_prompt_or_bundled(ctx.build.prompts_dir, "labels")
+    batches = label_requests(items, gctx, prompt, ctx.config.llm)
     results = engine.run([r for _, r in batches], [LabelReply] * len(batches))
     asked = {it.id: it.labels_asked or f"{it.bloom}/{it.scenario}" for it in items if it.type == "mcq"}
     items, counts = relabelled(items, batches, [r.value for r in results], asked)
