@@ -203,6 +203,12 @@ class FoldsConfig(_Section):
         "topics and 10 sections has sections in both folds; off: split all topics together (the folds may "
         "follow the languages)",
     )
+    outliers: Literal["assign", "drop"] = Field(
+        "assign",
+        description="topic outliers: assign (an outlier joins the fold of its page's or document's other sections, "
+        "loaded with that fold anyway; a page or document of outliers only joins the fold of its nearest topic) "
+        "or drop (the paper's: no questions from them, their pages in no fold unless they hold kept sections)",
+    )
     few_topics: Literal["error", "documents"] = Field(
         "error",
         description="with fewer than two topics: stop with an error, or make the folds of whole documents "

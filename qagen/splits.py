@@ -15,7 +15,8 @@ configured refusal). Layout, relative to the output folder::
     crosseval.json                         the iterations and their files (written by the runner)
 
 Which pages are in a corpus: a page belongs to fold i when all its kept sections are in
-fold i (outlier sections ride along; they get no questions). A page with no kept section
+fold i (outlier sections ride along: with ``folds.outliers = "assign"`` they are kept in that
+fold and asked, else they get no questions). A page with no kept section
 is in no corpus. A page with a section removed as a conflict is in no corpus either: its
 unit (page or document) held sections of both folds, so loading it would make questions
 of the other fold answerable. A page's split is its sections' split; sections of one

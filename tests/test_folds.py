@@ -193,6 +193,7 @@ def test_to_records():
         ({"seed": -1}, "seed must be"),
         ({"seed": True}, "seed must be"),
         ({"criterion": "balance"}, "criterion must be one of"),
+        ({"outliers": "keep"}, "outliers must be 'drop' or 'assign'"),
     ],
 )
 def test_bad_params(kwargs, message):
@@ -341,3 +342,27 @@ def test_split_yields_the_two_iterations_for_scikit_learn():
     assert scores.shape == (2,) and (scores > 0.99).all()
     with pytest.raises(ValueError, match="part must be"):
         next(FoldBuilder().split(x, topics, units, part="train"))
+
+
+def test_outliers_are_assigned_where_the_folds_stay_disjoint():
+    # as in test_metrics_by_hand, with four outliers: one alone on page d (nearest topic 1: fold 1), one on page
+    # e (fold 2), one on page a (a conflict: stays out), one alone on page f that may not be sampled (stays out)
+    x = np.array([[-0.5], [0.5], [0.5], [1.5], [9.5], [10.5], [11.5], [12.5], [5.0], [11.0], [0.0], [20.0]])
+    topics = np.array([0, 0, 1, 1, 2, 2, 3, 3, -1, -1, -1, -1])
+    units = np.array(["b", "b", "a", "c", "a", "e", "e", "e", "d", "e", "a", "f"])
+    eligible = np.array([True] * 11 + [False])
+    args = {"linkage": ["average"], "distance": ["euclidean"], "seed": 0}
+    with pytest.warns(UserWarning):
+        dropped = FoldBuilder(**args).fit(x, topics, units, eligible=eligible)
+        fb = FoldBuilder(**args, outliers="assign").fit(x, topics, units, eligible=eligible)
+    assert dropped.status_[8:].tolist() == ["outlier"] * 4
+    assert fb.status_[8:].tolist() == ["kept", "kept", "outlier", "outlier"]
+    assert fb.fold_[8:].tolist() == [1, 2, -1, -1]
+    assert fb.topic_folds_ == dropped.topic_folds_ == {0: 1, 1: 1, 2: 2, 3: 2}
+    assert fb.unit_folds_ == {"b": 1, "c": 1, "d": 1, "e": 2}
+    assert fb.split_[9] == fb.split_[5]  # the outlier goes with its page's split
+    m = fb.metrics_
+    assert m["n_outliers_assigned"] == 2 and m["valid_sections_pct"] == dropped.metrics_["valid_sections_pct"]
+    assert m["kept_sections_pct"] == pytest.approx(100 * 8 / 12)
+    assert m["folds"]["1"]["topics"] == 2  # an outlier is no topic of its own
+    assert fb.section_topics_[8] == -1  # its topic stays "none" in the records

@@ -227,3 +227,39 @@ def test_separation_finds_the_widest_balanced_split(layout, min_ratio):
         return
     assert fb.metrics_["min_fold_distance"] == pytest.approx(best, rel=1e-9)
     assert fb.metrics_["small_fold_ratio"] >= min_ratio
+
+
+@SETTINGS
+@given(corpora(), params())
+def test_assigned_outliers_join_their_units_fold_and_change_nothing_else(data, p):
+    dropped = _fit(data, p)
+    if dropped is None:
+        return
+    x, topics, units, docs = data
+    fb = FoldBuilder(**{**p, "outliers": "assign"})
+    if p["distance"] == ["cosine"] and p["linkage"] == ["ward", "average"]:
+        fb = FoldBuilder(**{**p, "linkage": ["average"], "outliers": "assign"})
+    fb.fit(x, topics, units, docs=docs)
+    units = np.asarray(units)
+    assert fb.topic_folds_ == dropped.topic_folds_ and fb.conflict_units_ == dropped.conflict_units_
+    topical = topics >= 0
+    assert (fb.status_[topical] == dropped.status_[topical]).all()
+    assert (fb.fold_[topical] == dropped.fold_[topical]).all()
+    kept = fb.status_ == "kept"
+    assigned = kept & ~topical
+    assert fb.metrics_["n_outliers_assigned"] == int(assigned.sum())
+    # a unit is still in one fold and one split, and a unit with a conflict keeps its outliers out
+    assert all(len(v) == 1 for v in _groups(units[kept].tolist(), fb.fold_[kept].tolist()).values())
+    assert all(len(v) == 1 for v in _groups(units[kept].tolist(), fb.split_[kept].tolist()).values())
+    assert not np.isin(units[assigned], fb.conflict_units_).any()
+    # every outlier of a unit with kept sections joins that unit's fold
+    unit_fold = dict(
+        zip(units[dropped.status_ == "kept"].tolist(), dropped.fold_[dropped.status_ == "kept"].tolist(), strict=True)
+    )
+    for i in np.flatnonzero(~topical):
+        if units[i].item() in unit_fold:
+            assert fb.status_[i] == "kept" and fb.fold_[i] == unit_fold[units[i].item()]
+    # with every section eligible, only outliers in conflict units stay out
+    assert set(np.flatnonzero(fb.status_ == "outlier")) == set(
+        np.flatnonzero(~topical & np.isin(units, fb.conflict_units_))
+    )

@@ -22,7 +22,9 @@ outliers) and a unit id per section (an emulated page or a document), and works 
    a warning (``on_imbalance="warn"``) or ``ValueError`` lists what was tried
    (``on_imbalance="raise"``). Fold 1 is the fold with more kept sections.
 3. **Conflicts.** Every section of a unit holding non-outlier sections of both folds is removed
-   (``status "conflict"``), so no page can answer questions of both folds.
+   (``status "conflict"``), so no page can answer questions of both folds. With
+   ``outliers="assign"``, topic outliers then join the fold of their unit's kept sections (a unit of
+   outliers only: the fold of the topic nearest its mean); outliers of a removed unit stay out.
 4. **Validation/test.** Each fold's units are shuffled (seeded) and taken into test while that
    brings the test part closer to ``test_size`` of the fold's sections; a unit is never in both.
 5. **Sample.** ``samples_total`` is shared over the folds by their kept sizes, then over validation

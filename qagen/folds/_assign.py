@@ -16,6 +16,45 @@ def section_folds(topic: np.ndarray, unit: np.ndarray, n_units: int, fold_of_top
     return fold, (counts[0] > 0) & (counts[1] > 0)
 
 
+def assign_outliers(
+    topic: np.ndarray,
+    unit: np.ndarray,
+    n_units: int,
+    fold: np.ndarray,
+    status: np.ndarray,
+    points: np.ndarray,
+    centroids: np.ndarray,
+    fold_of_topic: np.ndarray,
+    eligible: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fold and status per section with the topic outliers placed where that keeps the folds disjoint.
+
+    An outlier joins the fold of its unit's kept sections: that unit's pages are loaded with the fold
+    anyway, outliers included. A unit of outliers only, one of which may be sampled (``eligible``),
+    joins the fold of the topic whose centroid is nearest its sections' mean. A unit with a conflict
+    stays out (its pages hold both folds). Returns (fold, status, mask of the outliers assigned).
+    """
+    outlier = status == "outlier"
+    kept = status == "kept"
+    unit_fold = np.zeros(n_units, dtype=np.int64)
+    unit_fold[unit[kept]] = fold[kept]  # one fold per unit: a unit with both is a conflict
+    blocked = np.zeros(n_units, dtype=bool)
+    blocked[unit[status == "conflict"]] = True
+    has_kept = np.zeros(n_units, dtype=bool)
+    has_kept[unit[kept]] = True
+    may_ask = np.zeros(n_units, dtype=bool)
+    may_ask[unit[outlier & eligible]] = True
+    for u in np.flatnonzero(may_ask & ~has_kept & ~blocked):
+        mean = points[outlier & (unit == u)].mean(axis=0)
+        nearest = int(np.argmin(((centroids - mean) ** 2).sum(axis=1)))
+        unit_fold[u] = fold_of_topic[nearest]
+    take = outlier & ~blocked[unit] & (unit_fold[unit] > 0)
+    fold, status = fold.copy(), status.copy()
+    fold[take] = unit_fold[unit[take]]
+    status[take] = "kept"
+    return fold, status, take
+
+
 def split_units(sizes: np.ndarray, test_size: float, rng: np.random.Generator) -> np.ndarray:
     """True for the units that go to test: a random order, each unit taken if it brings the test
     share closer to ``test_size`` of the sections; at least one unit on each side when there are two."""

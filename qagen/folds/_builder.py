@@ -60,6 +60,12 @@ class FoldBuilder:
             ``"documents"``: every document (``docs``, required) stands in for a topic, so the folds
             are whole documents clustered by their mean embedding; not topic-disjoint, which
             ``warnings_`` and ``metrics_["pseudo_topics"]`` say.
+        outliers: What becomes of topic outliers (label -1): ``"drop"`` (the paper's: in no fold) or
+            ``"assign"``: an outlier joins the fold of its unit's kept sections (that unit's pages are
+            loaded with the fold anyway), and a unit of outliers only, with a section ``eligible`` for
+            the sample, joins the fold of the topic nearest its mean embedding; outliers in a unit
+            with a conflict stay out. Assigned outliers are ``"kept"`` with their topic still -1
+            (``metrics_["n_outliers_assigned"]``).
         seed: Seed for the validation/test split and the sample; same inputs and seed, same result.
 
     Attributes:
@@ -97,6 +103,7 @@ class FoldBuilder:
         on_imbalance: Literal["warn", "raise"] = "warn",
         few_topics: Literal["raise", "documents"] = "raise",
         criterion: Literal["separation", "score"] = "score",
+        outliers: Literal["drop", "assign"] = "drop",
     ) -> None:
         self.n_folds = n_folds
         self.distance = distance
@@ -112,6 +119,7 @@ class FoldBuilder:
         self.on_imbalance = on_imbalance
         self.few_topics = few_topics
         self.criterion = criterion
+        self.outliers = outliers
         distances, linkages = _checks.check_params(self.get_params())
         self._search = _candidates.Search(distances, linkages, min_fold_ratio, max_clusters, criterion)
 
@@ -119,7 +127,7 @@ class FoldBuilder:
         """The constructor parameters, as given."""
         names = ("n_folds", "distance", "linkage", "unit", "test_size", "min_fold_ratio")
         names += ("samples_total", "samples_per_fold", "sample_test_share", "max_clusters", "seed", "on_imbalance")
-        names += ("few_topics", "criterion")
+        names += ("few_topics", "criterion", "outliers")
         return {k: getattr(self, k) for k in names}
 
     def __repr__(self) -> str:
@@ -205,15 +213,23 @@ class FoldBuilder:
         fold, conflict_units = _assign.section_folds(data.topic, data.unit, data.n_units, chosen.fold_of_topic)
         status = np.where(data.topic < 0, "outlier", np.where(conflict_units[data.unit], "conflict", "kept"))
         fold = np.where(status == "kept", fold, -1)
-        ss_split, ss_sample = np.random.SeedSequence(self.seed).spawn(2)
-        unit_split = self._split(data, fold, np.random.default_rng(ss_split))
-        split = np.where(status == "kept", unit_split[data.unit], None)
         mask = np.ones(fold.shape[0], dtype=bool) if eligible is None else np.asarray(eligible, dtype=bool)
         if mask.shape != fold.shape:
             raise ValueError(f"eligible must have one entry per section ({fold.shape[0]}); got shape {mask.shape}")
+        assigned = np.zeros(fold.shape[0], dtype=bool)
+        if self.outliers == "assign":
+            fold, status, assigned = _assign.assign_outliers(
+                data.topic, data.unit, data.n_units, fold, status, data.points, data.centroids,
+                chosen.fold_of_topic, mask,
+            )  # fmt: skip
+        ss_split, ss_sample = np.random.SeedSequence(self.seed).spawn(2)
+        unit_split = self._split(data, fold, np.random.default_rng(ss_split))
+        split = np.where(status == "kept", unit_split[data.unit], None)
         sampled = self._sample(data, np.where(mask, fold, -1), split, np.random.default_rng(ss_sample))
         self._set_attributes(data, chosen, fold, status, split, sampled, unit_split, conflict_units)
         self.metrics_ = _metrics.compute(data, chosen, fold, status, split, sampled, doc_codes)
+        self.metrics_["n_outliers_assigned"] = int(assigned.sum())
+        self.metrics_["outliers"] = self.outliers
         self.metrics_["unit"] = self.unit
         self.metrics_["criterion"] = self.criterion
         self.metrics_["pseudo_topics"] = "documents" if pseudo else None
@@ -307,6 +323,7 @@ class FoldBuilder:
             topic_ids=topic_ids,
             centroids=centroids,
             dist=squareform(pdist(centroids)),
+            points=x,
         )
         self.section_topics_, self.section_units_ = labels, np.asarray(self._unit_ids, dtype=object)[unit_codes]
         return data, doc_codes

@@ -18,6 +18,7 @@ class Data:
     topic_ids: np.ndarray
     centroids: np.ndarray
     dist: np.ndarray
+    points: np.ndarray | None = None  # the section embeddings (for placing outliers)
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,8 @@ def check_params(p: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
         raise ValueError(f"max_clusters must be an integer in [2, {MAX_CLUSTERS_CAP}]; got {mc!r}")
     if p.get("few_topics", "raise") not in ("raise", "documents"):
         raise ValueError(f"few_topics must be 'raise' or 'documents'; got {p['few_topics']!r}")
+    if p.get("outliers", "drop") not in ("drop", "assign"):
+        raise ValueError(f"outliers must be 'drop' or 'assign'; got {p['outliers']!r}")
     if p.get("on_imbalance", "warn") not in ("warn", "raise"):
         raise ValueError(f"on_imbalance must be 'warn' or 'raise'; got {p['on_imbalance']!r}")
     seed = p["seed"]

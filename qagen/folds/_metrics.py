@@ -25,7 +25,7 @@ def _cell(mask: np.ndarray, data: Data, sampled: np.ndarray) -> dict[str, int]:
     return {
         "sections": int(mask.sum()),
         "units": _distinct(data.unit[mask]),
-        "topics": _distinct(data.topic[mask]),
+        "topics": _distinct(data.topic[mask & (data.topic >= 0)]),
         "sampled": int((mask & sampled).sum()),
     }
 
@@ -68,7 +68,8 @@ def compute(
         "small_fold_ratio": sizes[1] / sizes[0],
         "small_fold_share": sizes[1] / sum(sizes),
         "folds_per_unit": _folds_per_group(data.unit, section_fold, data.n_units),
-        "valid_sections_pct": 100.0 * int(kept.sum()) / int(non_outlier.sum()),
+        "valid_sections_pct": 100.0 * int((kept & non_outlier).sum()) / int(non_outlier.sum()),
+        "kept_sections_pct": 100.0 * int(kept.sum()) / n,
         "n_sections": n,
         "n_outliers": int((~non_outlier).sum()),
         "n_conflict": int((status == "conflict").sum()),
@@ -86,7 +87,7 @@ def compute(
         kept_fold = np.where(kept, fold, 0)
         present = [np.bincount(codes[kept_fold == f], minlength=n_docs) > 0 for f in (1, 2)]
         total = np.bincount(codes[non_outlier], minlength=n_docs)
-        share = np.bincount(codes[kept], minlength=n_docs)[total > 0] / total[total > 0]
+        share = np.bincount(codes[kept & non_outlier], minlength=n_docs)[total > 0] / total[total > 0]
         out["documents_in_both_folds"] = int((present[0] & present[1]).sum())
         out["document_kept_share_median"] = float(np.median(share)) if share.size else None
         out["documents_nothing_kept"] = int((share == 0).sum())

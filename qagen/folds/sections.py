@@ -66,6 +66,7 @@ def fit_section_folds(
             on_imbalance="raise" if config.on_imbalance == "error" else "warn",
             few_topics="documents" if config.few_topics == "documents" else "raise",
             criterion=config.criterion,
+            outliers=config.outliers,
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # the same warnings are in builder.warnings_
