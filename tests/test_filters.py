@@ -19,7 +19,7 @@ from qagen.filters.factoid import check_factoid_entity, check_long_form_factoid
 from qagen.filters.grounding import UnicodeTokenizer, Vocabulary, check_grounding, content_words
 from qagen.filters.mcq import check_giveaway, check_length, verbatim_run
 from qagen.filters.prompt_copy import check_copied_from_prompt, prompt_reference_texts
-from qagen.filters.rank import TOP_PER_SECTION
+from qagen.filters.rank import TOP_PER_SECTION, carries_persona
 from qagen.filters.self_contained import check_self_contained
 from qagen.filters.validity import check_mcq, check_schema, check_text, normalize_text
 from qagen.records import GeneratorInfo, Item, Section, Source
@@ -57,6 +57,7 @@ def item(
     answer: str = "The clinic is open Monday to Friday from 8:00 to 17:00, so plan a weekday visit.",
     section: str = "s1",
     score: float | None = 0.5,
+    generator: GeneratorInfo | None = None,
     **kw,
 ) -> Item:
     return Item(
@@ -67,7 +68,7 @@ def item(
         source=Source("d1", (section,), ("p1",)),
         fold=1,
         split="validation",
-        generator=GeneratorInfo("extractive"),
+        generator=generator or GeneratorInfo("extractive"),
         score=score,
         **kw,
     )
@@ -672,6 +673,39 @@ def test_top_per_section_keeps_best_ranked_per_section_and_type():
     assert {r.id: r.reason for r in rejected}["c"] == "over keep_per_section (rank 4 in its section)"
     kept2, _ = TOP_PER_SECTION.apply(items, CTX, FilterConfig(keep_per_section=2))
     assert sorted(k.id for k in kept2) == ["b", "d", "e", "m"]
+
+
+@pytest.mark.parametrize(
+    ("question", "persona", "told"),
+    [
+        (
+            "As someone using GIMP for the first time, how do I open an image?",
+            "person using GIMP for the first time",
+            True,
+        ),
+        ("I keep my sick child's medicine doses in a sheet; how do I add a column?", "parent of a sick child", True),
+        ("As an experienced user, what is the fastest way to crop?", "experienced GIMP user", True),
+        ("How do I open an image in GIMP?", "person using GIMP for the first time", False),
+        ("What happens the first time I start GIMP?", "person using GIMP for the first time", False),  # 2 of 4
+        ("How can a GIMP user crop an image?", "experienced GIMP user", False),  # the product is no persona word
+        ("Comment ouvrir une image ?", None, False),
+    ],
+)
+def test_a_question_that_tells_its_persona_is_found(question, persona, told):
+    assert carries_persona(question, persona) is told
+
+
+def test_a_question_that_tells_its_persona_ranks_below_its_sections_others():
+    persona = "experienced GIMP user"
+    told = item(id="a", score=0.9, question="As an experienced user, how do I crop?",
+                generator=GeneratorInfo("llm", persona=persona))  # fmt: skip
+    plain = item(id="b", score=0.6, question="How do I crop an image to a selection?",
+                 generator=GeneratorInfo("llm", persona=persona))  # fmt: skip
+    kept, rejected = TOP_PER_SECTION.apply([told, plain], CTX, CFG)
+    assert [k.id for k in kept] == ["b"]
+    assert rejected[0].reason == "over keep_per_section (rank 2 in its section; its question tells its persona)"
+    alone, _ = TOP_PER_SECTION.apply([told], CTX, CFG)  # a penalty, not a veto
+    assert [k.id for k in alone] == ["a"]
 
 
 # --- run_filters ---------------------------------------------------------------------------

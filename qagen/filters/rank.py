@@ -4,11 +4,15 @@ Generation over-produces (several long-form candidates per section); keeping a f
 number per section preserves the topic-stratified sample's distribution (paper: one per
 section). The source section is an item's first ``source.section_ids`` entry (the sampled
 section; multi-section MCQs list the others after it). Rank: score descending (missing
-scores last), then id.
+scores last), then id; a question that spells out who asks instead of what they need ("As an
+experienced GIMP user, ..."; :func:`carries_persona`) ranks below its section's other candidates.
 """
 
 from __future__ import annotations
 
+import functools
+import re
+import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,6 +21,35 @@ from qagen.records import Item, Rejection
 
 if TYPE_CHECKING:
     from qagen.config import FilterConfig
+
+
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+MIN_PERSONA_WORD = 4
+
+
+@functools.lru_cache(maxsize=64)
+def _persona_words(persona: str) -> frozenset[str]:
+    """The words of a persona that describe who asks: lower-case words of four letters or more (no names such
+    as the product, few function words; stop-word lists would drop "using", "first" or "time")."""
+    found = _WORD.findall(unicodedata.normalize("NFKC", persona))
+    return frozenset(w.casefold() for w in found if w.islower() and len(w) >= MIN_PERSONA_WORD)
+
+
+def carries_persona(question: str, persona: str | None) -> bool:
+    """True when the question repeats at least two of its persona's own words, more than half of them ("As someone
+    using GIMP for the first time, ..." for "person using GIMP for the first time"): the persona is there
+    to set tone and expertise, not to be told."""
+    if not persona:
+        return False
+    own = _persona_words(persona)
+    said = {w.casefold() for w in _WORD.findall(unicodedata.normalize("NFKC", question))}
+    hits = len(own & said)
+    return hits >= 2 and 2 * hits > len(own)
+
+
+def _ranked(item: Item) -> tuple[bool, bool, float, str]:
+    """Best first: a question that tells its persona last among its section's, then :func:`rank_key`."""
+    return (carries_persona(item.question, item.generator.persona), *rank_key(item))
 
 
 def source_section(item: Item) -> str:
@@ -34,14 +67,15 @@ class TopPerSection:
         seen: dict[tuple[str, str], int] = {}
         kept: list[Item] = []
         rejected: list[Rejection] = []
-        for item in sorted(items, key=rank_key):
+        for item in sorted(items, key=_ranked):
             key = (source_section(item), item.type, item.hops)  # a multi-hop question is no rival of a section's own
             rank = seen.get(key, 0) + 1
             seen[key] = rank
             if rank <= config.keep_per_section:
                 kept.append(item)
             else:
-                reason = f"over keep_per_section (rank {rank} in its section)"
+                told = "; its question tells its persona" if _ranked(item)[0] else ""
+                reason = f"over keep_per_section (rank {rank} in its section{told})"
                 rejected.append(reject(item, self.name, reason, item.score))
         return kept, rejected
 
