@@ -85,6 +85,12 @@ def test_a_factoid_in_one_of_the_generators_frames_asserts_the_wrong_value(quest
     assert claim.answer.startswith("No: ") and claim.answer.endswith("is +31 20 794 3120, not X.")
 
 
+def test_the_answer_says_the_askers_words_back_to_them() -> None:
+    claim = factoid_claim(factoid(1, "On which website can I register my router?", "linkhaven.example.net"), "X")
+    assert claim is not None
+    assert claim.answer == "No: the website where you can register your router is linkhaven.example.net, not X."
+
+
 def test_a_question_in_another_wording_gets_the_value_offered_after_it() -> None:
     other = factoid_claim(factoid(1, "Who answers the phone at night?", "+31 20 794 3120"), "X")
     assert other is not None and other.question == "Who answers the phone at night? I was told it is X. Is that right?"

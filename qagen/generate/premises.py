@@ -138,7 +138,7 @@ def factoid_claim(item: Item, false_value: str) -> Claim | None:
         lead, np = framed
         np = np + "," if ", who " in np else np  # "the e-mail address of R Schlicht, who wrote microtype,"
         told = f"{lead}I was told {np} is {false_value}. Is that right?"
-        answer = f"No: {np.rstrip(',')} is {item.entity}, not {false_value}."
+        answer = f"No: {_addressed(np.rstrip(','))} is {item.entity}, not {false_value}."
         return Claim(told, answer, false_value, item.entity, item.entity_kind)
     question = item.question.strip()
     if question.endswith("?") and "\n" not in question:
@@ -147,6 +147,16 @@ def factoid_claim(item: Item, false_value: str) -> Claim | None:
         answer = wording["told_answer"].format(true=item.entity, false=false_value)
         return Claim(told, answer, false_value, item.entity, item.entity_kind)
     return None
+
+
+_ASKER = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself"}
+_ASKER_WORD = re.compile(r"\b(?:I|me|my|mine|myself)\b")
+
+
+def _addressed(np: str) -> str:
+    """The asker's noun phrase as the answer says it back ("the website where I can register my router" ->
+    "the website where you can register your router"; qagen's English frames only)."""
+    return _ASKER_WORD.sub(lambda m: _ASKER[m.group(0).casefold()], np)
 
 
 def _framed(item: Item) -> tuple[str, str] | None:
