@@ -356,15 +356,17 @@ class GenerateConfig(_Section):
         "S3 facts of several documents",
     )
     formulation_mix: dict[str, float] = Field(
-        default_factory=lambda: {"natural": 1},
-        description="shares of the final long-form and factoid questions by formulation: natural (a sentence), "
+        default_factory=lambda: {"natural": 0.8, "noisy": 0.1, "verbose": 0.1},
+        description="shares of the final long-form and factoid questions by formulation (default 80 / 10 / 10 "
+        "natural / noisy / verbose; set a share to 0 to leave that kind out): natural (a sentence), "
         "search (keywords, as typed into a search box), noisy (typos, no capitals), verbose (the question whole "
         "in a long-winded user's words; en, nl, de, fr, it, es, pt); the variants are made from accepted "
         "questions, so their answers stay valid",
     )
     premise_mix: dict[str, float] = Field(
-        default_factory=lambda: {"true": 1},
-        description="shares of the final factoid and multiple-choice questions by premise: true, or false (the "
+        default_factory=lambda: {"true": 0.9, "false": 0.1},
+        description="shares of the final factoid and multiple-choice questions by premise (default 90 / 10; "
+        "false 0 leaves them out): true, or false (the "
         "question asserts a wrong value its source contradicts, e.g. another document's phone number; the chatbot "
         "should correct it); false premises are made from accepted English factoids and fill-in-the-blank MCQs",
     )
@@ -597,12 +599,12 @@ class SplitsConfig(_Section):
         description="expected answer of an unanswerable (other-fold) question",
     )
     out_of_scope_share: float = Field(
-        0.0,
+        0.1,
         ge=0.0,
         lt=0.5,
         description="share of each iteration's questions that are out of scope: off the corpus's domain "
         "('Who won the FIFA World Cup in 2014?'), in the documents' languages, from qagen's bundled lists, "
-        "each checked against every page; expected behaviour refuse (0 = none)",
+        "each checked against every page; expected behaviour refuse (default 0.1; 0 = none)",
     )
     out_of_scope_max_coverage: float = Field(
         0.5,

@@ -57,6 +57,7 @@ def build_summary(result: Any) -> str:
             f"questions: {kept} test questions kept of {generated['questions']} asked{enough}, "
             f"{generated.get('sections_asked', 0)} of {generated.get('sections_usable', 0)} usable sections asked"
         )
+    lines += _test_cells(Path(result.out_dir), counts)
     llm = stages.get("generate", {}).get("llm") or {}
     if llm.get("backend") == "extractive":
         lines.append("llm: none (offline extractive generator: no requests, no cost)")
@@ -85,6 +86,32 @@ def build_summary(result: Any) -> str:
     else:
         lines.append(f"next: qagen inspect {result.out_dir}")
     return "\n".join(lines)
+
+
+def _test_cells(out: Path, counts: dict[str, Any]) -> list[str]:
+    """The test set's cells (answerable and unanswerable per iteration: what its rates rest on) and the
+    question kinds beside the natural ones."""
+    folder = OutputFolder(out)
+    if not folder.has("crosseval.json"):
+        return []
+    cells = []
+    for it in read_json(folder.file("crosseval.json")).get("iterations") or []:
+        if it.get("set") != "test":
+            continue
+        c = it.get("counts", {})
+        scope = c.get("unanswerable_out_of_scope", 0)
+        off = f" ({scope} out of scope)" if scope else ""
+        cells.append(
+            f"iteration {it.get('iteration')} {c.get('answerable', 0)} answerable + "
+            f"{c.get('unanswerable', 0) + scope} unanswerable{off}"
+        )
+    kinds = [f"{counts[f'variants_{f}']} {f}" for f in ("noisy", "verbose", "search") if counts.get(f"variants_{f}")]
+    if counts.get("false_premises"):
+        kinds.append(f"{counts['false_premises']} false premises")
+    lines = [f"test set: {'; '.join(cells)}"] if cells else []
+    if kinds:
+        lines.append(f"kinds: {', '.join(kinds)} beside the natural questions (generate.formulation_mix, premise_mix)")
+    return lines
 
 
 def collect(out: Path) -> dict[str, Any]:
