@@ -188,12 +188,20 @@ class FoldsConfig(_Section):
         None, gt=0, description="sections sampled per fold instead of samples_total (which is then not used)"
     )
     sample_test_share: float | None = Field(
-        None,
+        0.5,
         ge=0,
         le=1,
-        description="share of each fold's sample drawn from its test part (default: by the parts' sizes); "
+        description="share of each fold's sample drawn from its test part, as far as the test part holds it (the "
+        "rest from validation): half by default, so that the default 200 sections aim at 20 or more answerable and "
+        'unanswerable questions per test iteration; "sizes": by the parts\' sizes (test_size); '
         "the paper's 200 validation + 50 test per fold is samples_per_fold = 250, sample_test_share = 0.2",
     )
+
+    @field_validator("sample_test_share", mode="before")
+    @classmethod
+    def _by_sizes(cls, v: Any) -> Any:
+        return None if v == "sizes" else v  # a word for "unset", which TOML and --set cannot write
+
     max_clusters: int = Field(
         6, ge=2, le=10, description="if no 2-cluster split meets min_fold_ratio, try splits of up to this many clusters"
     )

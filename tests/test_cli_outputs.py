@@ -38,6 +38,9 @@ EXAMPLES = ROOT / "examples" / "docs"
 # Records the generate stage writes to generation_failures.jsonl (and the filter stage copies,
 # first, into rejected.jsonl): failed requests and a model's exact repeats of a question.
 GENERATION_FILTERS = {"generation", "exact_repeat"}
+# Records of the kinds made from accepted items after the filters (formulation variants, false premises): the
+# derived items carry variant_of; those that could not be made are rejected under these names.
+DERIVED_FILTERS = {"variant", "premise"}
 
 
 @pytest.fixture(scope="module")
@@ -179,7 +182,7 @@ def test_export_writes_every_iteration_with_crosseval_counts(out, tmp_path, fmt)
         assert len(answerable) + len(refuse) == len(rows)
         assert (len(answerable), len(refuse), n_pages) == (
             counts["answerable"],
-            counts["unanswerable"],
+            counts["unanswerable"] + counts.get("unanswerable_out_of_scope", 0),
             counts["pages"],
         )
         assert (entry["answerable"], entry["unanswerable"], entry["pages"]) == (len(answerable), len(refuse), n_pages)
@@ -191,8 +194,10 @@ def test_export_writes_every_iteration_with_crosseval_counts(out, tmp_path, fmt)
         mcq = [(r, q) for r, q in zip(rows, questions, strict=True) if q["type"] == "mcq"]
         assert all(r["question"].endswith("\nD) " + q["options"][3]) for r, q in mcq)
         answers = {q["id"]: q["answer"] for q in jsonl(out / it["answerable"])}
+        behaviour = {q["id"]: q["expected_behavior"] for q in questions}  # a false premise: correct_premise
         for r in answerable:
-            assert r["behavior"] == "answer" and r["expected"] == answers[r["id"]] and r["contexts"]
+            assert r["behavior"] == behaviour[r["id"]] in ("answer", "correct_premise")
+            assert r["expected"] == answers[r["id"]] and r["contexts"]
         for r in refuse:
             assert r["behavior"] == "refuse" and r["expected"] == refusal and r["contexts"] == []
         assert {r["id"] for r in refuse} == {q["id"] for q in jsonl(out / it["unanswerable"])}
@@ -232,9 +237,11 @@ def assert_every_candidate_accounted_for(out: Path) -> dict[str, int]:
     """The filter stage's exact bookkeeping (qagen/stages/filter.py).
 
     rejected.jsonl = generation_failures.jsonl (failed requests, exact repeats; never candidates)
-    followed by one line per candidate a filter dropped; items.jsonl = the candidates no filter
-    dropped. Hence, as multisets of ids, candidates = items + filter rejections, and in lines
-    items + rejected = candidates + generation_failures.
+    followed by one line per candidate a filter dropped, then the variants and false premises that
+    could not be made; items.jsonl = the candidates no filter dropped, then the variants and false
+    premises made from them (``variant_of``). Hence, as multisets of ids, candidates = original
+    items + filter rejections, every derived item or derived rejection names an original item, and in
+    lines items + rejected = candidates + generation_failures + derived items + derived rejections.
     """
     candidates = jsonl(out / "candidates.jsonl")
     failures = jsonl(out / "generation_failures.jsonl")
@@ -243,12 +250,20 @@ def assert_every_candidate_accounted_for(out: Path) -> dict[str, int]:
     manifest = json.loads((out / "manifest.json").read_text())["stages"]
     assert all(f["filter"] in GENERATION_FILTERS for f in failures)
     assert rejected[: len(failures)] == failures
-    by_filters = rejected[len(failures) :]
+    later = rejected[len(failures) :]
+    by_filters = [r for r in later if r["filter"] not in DERIVED_FILTERS]
+    derived_rejected = [r for r in later if r["filter"] in DERIVED_FILTERS]
+    assert later == by_filters + derived_rejected  # the derived kinds are made after every filter ran
     assert not any(r["filter"] in GENERATION_FILTERS for r in by_filters)
-    assert Counter(c["id"] for c in candidates) == Counter(i["id"] for i in items) + Counter(
+    originals = [i for i in items if not i.get("variant_of")]
+    derived = [i for i in items if i.get("variant_of")]
+    assert items == originals + derived
+    assert Counter(c["id"] for c in candidates) == Counter(i["id"] for i in originals) + Counter(
         r["id"] for r in by_filters
     )
-    assert len(items) + len(rejected) == len(candidates) + len(failures)
+    original_ids = {i["id"] for i in originals}
+    assert all(i["variant_of"] in original_ids for i in derived)
+    assert len(items) + len(rejected) == len(candidates) + len(failures) + len(derived) + len(derived_rejected)
     candidate_ids = {c["id"] for c in candidates}
     by_id = {c["id"]: c for c in candidates}
     for f in failures:
@@ -279,9 +294,10 @@ def assert_funnel_matches_rejected(out: Path) -> None:
         assert row["in"] - row["out"] == row["rejected"] == rejected[key], row
         assert sum(row["reasons"].values()) == row["rejected"], row
     rows = {(r["filter"], r["type"]) for r in funnel}
-    assert {k for k in rejected if k[0] not in GENERATION_FILTERS} <= rows  # no rejection outside the funnel
+    outside = GENERATION_FILTERS | DERIVED_FILTERS  # counted in the manifest and funnel.json's kinds instead
+    assert {k for k in rejected if k[0] not in outside} <= rows  # no rejection outside the funnel
     candidates = Counter(c["type"] for c in jsonl(out / "candidates.jsonl"))
-    items = Counter(i["type"] for i in jsonl(out / "items.jsonl"))
+    items = Counter(i["type"] for i in jsonl(out / "items.jsonl") if not i.get("variant_of"))
     for kind in candidates:
         chain = [r for r in funnel if r["type"] == kind]
         assert chain[0]["in"] == candidates[kind] and chain[-1]["out"] == items[kind]
@@ -323,15 +339,22 @@ def test_split_files_are_disjoint_and_consistent(out):
         mine, refuse, questions = answerable[(s, f)], jsonl(out / it["unanswerable"]), jsonl(out / it["questions"])
         assert questions == mine + refuse
         assert [q["id"] for q in questions] == [r["id"] for r in mine] + [r["id"] for r in refuse]
-        # the refuse role: the other fold's items minus the leakage-flagged ones, in order
+        # the refuse role: the other fold's items minus the leakage-flagged ones, in order, then the
+        # out-of-scope questions (no source)
         other = [r["id"] for r in answerable[(s, 3 - f)]]
+        off_domain = [r for r in refuse if r["scope"] == "out_of_scope"]
+        refuse = [r for r in refuse if r["scope"] == "other_fold"]
+        assert questions == mine + refuse + off_domain
+        assert len(off_domain) == it["counts"].get("unanswerable_out_of_scope", 0)
+        assert all(r["expected_behavior"] == "refuse" and not r["source"]["section_ids"] for r in off_domain)
         assert [r["id"] for r in refuse] == [i for i in other if i not in set(it["unanswerable_excluded"])]
         for r in refuse:
             assert r["role"] == "unanswerable" and r["expected_behavior"] == "refuse"
             assert not set(r["source"]["page_ids"]) & page_ids, r["id"]
             assert not set(r["source"]["section_ids"]) & section_ids, r["id"]
         for r in mine:  # the control: an answerable item's sources are in this corpus
-            assert r["role"] == "answerable" and r["expected_behavior"] == "answer"
+            premise = items[r["id"]].get("premise") == "false"
+            assert r["role"] == "answerable" and r["expected_behavior"] == ("correct_premise" if premise else "answer")
             assert set(r["source"]["page_ids"]) <= page_ids and set(r["source"]["section_ids"]) <= section_ids
         assert len(refuse) == it["counts"]["unanswerable"] and len(mine) == it["counts"]["answerable"]
 
@@ -435,3 +458,26 @@ def test_scores_stay_in_the_report_across_builds_and_warn_when_the_dataset_chang
     assert "splits" in changed.ran
     html = (copy / "report.html").read_text()
     assert section in html and STALE.split("(")[0] in html
+
+
+def test_a_default_build_holds_every_kind_with_its_expected_behaviour(out):
+    """The default mix (README, Question kinds): noisy and verbose variants that answer as their originals,
+    false premises to correct, out-of-scope questions to refuse, beside the natural questions."""
+    items = {i["id"]: i for i in jsonl(out / "items.jsonl")}
+    kinds = Counter(i["formulation"] for i in items.values())
+    assert kinds["natural"] > kinds["noisy"] > 0 and kinds["verbose"] > 0
+    premises = [i for i in items.values() if i["premise"] == "false"]
+    assert premises and all(items[i["variant_of"]]["premise"] == "true" for i in premises)
+    behaviour: dict[tuple[str, str], set[str]] = {}
+    for it in crosseval(out)["iterations"]:
+        for q in jsonl(out / it["questions"]):
+            kind = "out_of_scope" if q["scope"] == "out_of_scope" else items[q["id"]]["formulation"]
+            if q["scope"] != "out_of_scope" and items[q["id"]]["premise"] == "false":
+                kind = "false premise"
+            behaviour.setdefault((kind, q["role"]), set()).add(q["expected_behavior"])
+    assert behaviour[("noisy", "answerable")] == behaviour[("verbose", "answerable")] == {"answer"}
+    assert behaviour[("false premise", "answerable")] == {"correct_premise"}
+    assert behaviour[("out_of_scope", "unanswerable")] == {"refuse"}
+    assert all(b == {"refuse"} for (_, role), b in behaviour.items() if role == "unanswerable")
+    funnel = json.loads((out / "funnel.json").read_text())
+    assert funnel["formulation"]["noisy"]["asked"] == 0.1 and funnel["premise"]["false"]["asked"] == 0.1

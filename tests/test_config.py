@@ -117,3 +117,23 @@ def test_dead_and_new_keys():
     with pytest.raises(ConfigError, match=r"pages\.hard_max_tokens"):
         load_config(None, ["pages.hard_max_tokens=3000"])
     assert Config().topics.save_model is False
+
+
+def test_the_default_sample_draws_half_from_test_and_sizes_restores_the_old_share() -> None:
+    assert Config().folds.sample_test_share == 0.5
+    assert load_config(overrides=["folds.sample_test_share=sizes"]).folds.sample_test_share is None
+    with pytest.raises(ConfigError, match="sample_test_share"):
+        load_config(overrides=["folds.sample_test_share=most"])
+
+
+def test_every_question_kind_is_on_by_default_and_each_share_can_be_0() -> None:
+    cfg = Config()
+    assert cfg.generate.formulation_mix == {"natural": 0.8, "noisy": 0.1, "verbose": 0.1}
+    assert cfg.generate.premise_mix == {"true": 0.9, "false": 0.1}
+    assert cfg.splits.out_of_scope_share == 0.1 and cfg.folds.outliers == "assign"
+    off = load_config(
+        overrides=["generate.formulation_mix={natural = 1}", "generate.premise_mix={true = 1, false = 0}",
+                   "splits.out_of_scope_share=0", "folds.outliers=drop"]
+    )  # fmt: skip
+    assert off.generate.formulation_mix == {"natural": 1} and off.generate.premise_mix["false"] == 0
+    assert off.splits.out_of_scope_share == 0 and off.folds.outliers == "drop"

@@ -78,6 +78,15 @@ def test_the_build_summary_states_items_llm_use_warnings_and_the_next_step(runs)
     # the dry run made parse ... folds; the run reused them and ran generate, filter, splits, report
     assert lines[0].startswith("done: 4 stage(s) ran in ") and "5 unchanged and skipped" in lines[0]
     assert f"{counts['accepted']} items (" in lines[0] and f"{counts['rejected']} rejected" in lines[0]
+    cells = [it for it in json.loads((result.out_dir / "crosseval.json").read_text())["iterations"]
+             if it["set"] == "test"]  # fmt: skip
+    c = cells[0]["counts"]
+    scope = c["unanswerable_out_of_scope"]
+    assert lines[1].startswith(
+        f"test set: iteration 1 {c['answerable']} answerable + {c['unanswerable'] + scope} unanswerable "
+        f"({scope} out of scope); iteration 2 "
+    )
+    lines = [lines[0], *[x for x in lines[1:] if not x.startswith(("test set:", "kinds:"))]]
     assert lines[1] == (
         f"llm: {llm['requests_sent']} requests sent (0 repairs, 0 retries, 0 failed), "
         f"{llm['prompt_tokens']:,} + {llm['completion_tokens']:,} tokens, ${llm['cost_usd']:.4f} (gpt-4o-mini)"

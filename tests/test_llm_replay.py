@@ -56,10 +56,18 @@ def test_a_bad_recording_is_one_clear_error(tmp_path: Path) -> None:
         ReplayLLM(tmp_path)
 
 
+# the recordings' sample: shared over validation and test by their sizes (the default when they were made)
+BY_SIZES = ["folds.sample_test_share=sizes"]
 # recording folder, corpus folder, build settings (the recording's README), generation requests, least items, languages
 RECORDINGS = {
-    "helpdesk_b4": (HELPDESK, ["folds.samples_total=24", "generate.min_section_words=25"], 37, 30, {"en", "de", "fr"}),
-    "manuals_77": (MANUALS, ["folds.samples_total=20"], 42, 35, {"en"}),
+    "helpdesk_b4": (
+        HELPDESK,
+        ["folds.samples_total=24", "generate.min_section_words=25", *BY_SIZES],
+        37,
+        30,
+        {"en", "de", "fr"},
+    ),  # fmt: skip
+    "manuals_77": (MANUALS, ["folds.samples_total=20", *BY_SIZES], 42, 35, {"en"}),
 }
 
 

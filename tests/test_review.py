@@ -47,7 +47,7 @@ def splits_ids(out: Path, items: list[Item], reviews: list[Verdict], approved_on
         selected,
         read_jsonl(out / "pages.jsonl", Page),
         read_jsonl(out / "assignments.jsonl", FoldAssignment),
-        SplitsConfig(leakage_embeddings=False),
+        SplitsConfig(leakage_embeddings=False, out_of_scope_share=0),  # the items alone (no off-domain questions)
     )
     write_splits(result, out)
     ids = set()

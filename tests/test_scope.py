@@ -117,9 +117,11 @@ def test_out_of_scope_records_follow_the_schema_and_their_checks_are_reported(bu
     assert all({"question", "kept", "reason", "coverage"} <= set(v) for v in report["verdicts"])
 
 
-def test_no_out_of_scope_question_by_default() -> None:
+def test_out_of_scope_questions_are_on_by_default_and_a_share_of_0_leaves_them_out() -> None:
+    assert SplitsConfig().out_of_scope_share == 0.1
     items, pages, assignments, sections = scenario()
-    res = build_splits(items, pages, assignments, SplitsConfig(), embed=None, sections=sections)
+    off = SplitsConfig(out_of_scope_share=0)
+    res = build_splits(items, pages, assignments, off, embed=None, sections=sections)
     assert not any(r["scope"] == "out_of_scope" for recs in res.questions.values() for r in recs)
     assert "out_of_scope" not in res.crosseval and "out_of_scope" not in res.leakage
 
