@@ -66,7 +66,7 @@ RECORDINGS = {
         37,
         30,
         {"en", "de", "fr"},
-    ),  # fmt: skip
+    ),
     "manuals_77": (MANUALS, ["folds.samples_total=20", *BY_SIZES], 42, 35, {"en"}),
 }
 
