@@ -813,6 +813,26 @@ def test_a_quote_joined_with_an_ellipsis_is_quoted():
     assert quoted(wrong, source) < QUOTE_MIN_RATIO
 
 
+def test_a_listing_quoted_line_by_line_is_quoted():
+    from qagen.filters.grounding import QUOTE_MIN_RATIO, quoted
+
+    source = (
+        "The hook keeps packages like hyperref happy.\n181 \\def\\@LN@setlabel{%\n182 \\let\\@LN@ExtraItems\\@empty\n"
+        "183 \\global\\advance\\c@linenumber\\@ne\n189 \\protected@write\\@auxout{}{\\string\\newlabel}"
+    )
+    joined = "182 \\let\\@LN@ExtraItems\\@empty 189 \\protected@write\\@auxout{}{\\string\\newlabel}"
+    assert quoted(joined, source) >= QUOTE_MIN_RATIO
+    made_up = "182 \\let\\@LN@ExtraItems\\relax 189 \\immediate\\write\\@mainaux{\\string\\label}"
+    assert quoted(made_up, source) < QUOTE_MIN_RATIO
+
+
+def test_options_of_a_notation_differ_in_their_symbols():
+    notation = mcq(options=("S := a, aS", "S -> a ; aS", "S ::= a | aS", "a | aS ::= S"), index=2)
+    assert check_mcq(notation, CTX, CFG) is None
+    same = mcq(options=("x := 1", "x := 1.", "x <- 1", "x = 1"), index=0)
+    assert check_mcq(same, CTX, CFG).reason == "mcq: options not distinct"
+
+
 def test_punctuation_inside_a_word_keeps_two_options_apart():
     assert normalize_text("/etc/cron.d/acme_sync") != normalize_text("/etc/cron.d/acme.sync")
     assert normalize_text("Paris.") == normalize_text("paris") == normalize_text(" «Paris» ")

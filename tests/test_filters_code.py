@@ -158,7 +158,8 @@ def emp_sections() -> dict[str, Section]:
 def test_real_example_code_is_rejected_and_real_prose_passes(emp_sections):
     example = emp_sections["2.2 Examples"]
     assert example.kind == "code"
-    code_lines = [line for line in example.text.splitlines() if "draw" in line or "\\" in line][:6]
+    listing = [line for line in example.text.splitlines() if line[:1].isdigit()]  # numbered lines of the listing
+    code_lines = [line for line in listing if "draw" in line or "\\" in line][:6]
     assert len(code_lines) >= 4
     ctx = FilterContext(sections={s.id: s for s in emp_sections.values()})
     snippet = item("How does the example draw a face?", "\n".join(code_lines))
@@ -194,3 +195,15 @@ def test_a_path_or_a_name_alone_is_no_code_fragment():
     )
     fragment = item("How do I draw a circle?", "\\begin{emp}(20,10)\ndraw fullcircle scaled 1cm;\n\\end{emp}")
     assert check_code_answer(fragment, CTX, CFG) is not None
+
+
+def test_code_the_answer_explains_in_words_is_a_how_to_answer():
+    keys = (
+        "The character replacement of the naming routine can be configured inside any CoDi scope using these keys.\n"
+        "/codi/replace character = <character> with <character>\n/codi/remove characters = <characters>"
+    )
+    assert check_code_answer(item("How can I make CoDi remove a character from object names?", keys), CTX, CFG) is None
+    one_line = "/codi/labels/mid: This key places a label in the middle of an arrow. \\mor [mid] A f:-> B;"
+    assert check_code_answer(item("How do I put a label in the middle of an arrow?", one_line), CTX, CFG) is None
+    bare = item("How do I draw a circle?", "\\begin{emp}(20,10) % a circle\ndraw fullcircle scaled 1cm;\n\\end{emp}")
+    assert check_code_answer(bare, CTX, CFG) is not None  # a fragment with a comment explains nothing

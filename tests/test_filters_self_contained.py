@@ -204,6 +204,15 @@ def test_a_title_word_or_a_specific_word_names_the_subject():
     assert find_subject(pkg_item("What does the shipout hook do?", package="everyshi"), ctx)[0] is True
 
 
+def test_a_one_letter_name_of_the_title_names_the_subject():
+    ctx = package_corpus()
+    ctx = FilterContext(sections=ctx.sections, titles={**ctx.titles, "multicol": "R Language Definition"})
+    assert find_subject(pkg_item("In R, how are the options given?"), ctx) == (True, "title name R")
+    assert find_subject(pkg_item("R: what are the options?"), ctx)[0] is False  # the first letter may be any word
+    a_title = FilterContext(sections=ctx.sections, titles={**ctx.titles, "multicol": "A package for columns"})
+    assert find_subject(pkg_item("What are the options of A package?"), a_title)[0] is False  # "A" is no name
+
+
 def test_document_frequency_boundary_follows_the_config():
     ctx = package_corpus(titles=False)
     question = pkg_item("How is balancing switched on?")  # "balancing": 2 of 10 documents

@@ -11,7 +11,8 @@ with an inline ``\\command`` is not code) — unless the question names the comm
 calls, or is one word (a path or a name), or asks for code: a command, macro, syntax, option,
 environment, key or parameter name, or what to type or write, in English, Dutch, German, French,
 Spanish, Italian or Portuguese ("Which command ...?",
-"Welk commando ...?", "Welcher Befehl ...?", "Quelle commande ...?", "¿Qué comando ...?").
+"Welk commando ...?", "Welcher Befehl ...?", "Quelle commande ...?", "¿Qué comando ...?"), or the
+answer explains its code in a sentence of words (:func:`explains_its_code`).
 """
 
 from __future__ import annotations
@@ -64,6 +65,23 @@ def _names_the_command(question: str, answer: str) -> bool:
     return len(first) >= 3 and re.search(rf"(?<![\w-]){re.escape(first)}(?![\w-])", question, re.IGNORECASE) is not None
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n")
+_PROSE_WORD = re.compile(r"^[^\W\d_]+(?:['’][^\W\d_]+)*[,;:]?$")
+MIN_PROSE_WORDS = 6  # a sentence of this many words, nearly all of them words of the language, explains
+PROSE_SHARE = 0.9
+
+
+def explains_its_code(answer: str) -> bool:
+    """True when the answer says in a sentence of words what its code does ("This key places a label in the
+    middle of an arrow.") beside the code: the steps of a how-to in a package's syntax, not a bare fragment."""
+    for sentence in _SENTENCE_END.split(answer):
+        tokens = sentence.split()
+        prose = sum(bool(_PROSE_WORD.match(t.rstrip("."))) for t in tokens)
+        if prose >= MIN_PROSE_WORDS and prose >= PROSE_SHARE * len(tokens):
+            return True
+    return False
+
+
 def judged_answer(item: Item) -> str:
     """The answer a code check judges: the correct option of an MCQ, else ``item.answer``."""
     index = item.answer_index
@@ -79,6 +97,8 @@ def check_code_answer(item: Item, ctx: FilterContext, config: FilterConfig) -> R
     if share < CODE_SHARE or asks_for_code(item.question) or _names_the_command(item.question, answer):
         return None
     if len(answer.split()) == 1:  # one word: a name (a path, a file, a variable), not a copied fragment of code
+        return None
+    if explains_its_code(answer):
         return None
     return Reject("code", share)
 

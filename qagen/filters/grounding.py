@@ -247,8 +247,31 @@ def quoted(quote: str, source: str) -> float:
     text = normalized(source)
     # sentences, and the parts a quote joins with an ellipsis ("Open the menu … Then choose Layers")
     parts = re.split(r"(?<=[.!?;])\s+|\n+|\s*(?:…|\.\.\.|\[\.\.\.\])\s*", quote)
-    pieces = [p for p in map(normalized, parts) if len(p) >= 12] or [normalized(quote)]
-    return min(fuzz.partial_ratio(p, text) for p in pieces) if pieces[0] else 0.0
+    pieces = [p for p in parts if len(normalized(p)) >= MIN_PIECE] or [quote]
+    if not normalized(pieces[0]):
+        return 0.0
+    return min(_piece_ratio(p, text) for p in pieces)
+
+
+MIN_PIECE = 12  # normalised characters: shorter parts of a quote are found anywhere
+
+
+def _piece_ratio(piece: str, text: str) -> float:
+    """How nearly one piece of a quote occurs in the normalised source; a piece of code lines joined on one line
+    ("182 \\let\\a\\b 189 \\write ...", lines of a listing with their numbers) is scored line by line."""
+    from rapidfuzz import fuzz
+
+    ratio = fuzz.partial_ratio(normalized(piece), text)
+    if ratio >= QUOTE_MIN_RATIO:
+        return ratio
+    lines = [x for x in _CODE_LINE_START.split(piece) if len(normalized(x)) >= MIN_PIECE]
+    if len(lines) < 2:
+        return ratio
+    return max(ratio, min(fuzz.partial_ratio(normalized(x), text) for x in lines))
+
+
+# where a quote runs a listing's lines together: a line number before a command
+_CODE_LINE_START = re.compile(r"\s+\d+\s+(?=\\)")
 
 
 def lemmas(text: str, language: str | None) -> set[str]:

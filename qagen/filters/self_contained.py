@@ -251,6 +251,18 @@ def title_words(titles: Mapping[str, str]) -> dict[str, frozenset[str]]:
     return per_title
 
 
+_LETTER_NAME = re.compile(r"(?<![\w.'’-])[A-Z](?![\w.'’-])")
+
+
+_NO_LETTER_NAME = frozenset("AI")  # the capital letters that stand alone as words: the article, the pronoun
+
+
+def title_letters(titles: Mapping[str, str]) -> dict[str, frozenset[str]]:
+    """The one-letter names in each title (the R of "R Language Definition", the C of "The C Book"): a capital
+    letter standing alone, not "A" or "I" (stop-word lists hold every letter, so they cannot tell)."""
+    return {d: frozenset(c for c in _LETTER_NAME.findall(t) if c not in _NO_LETTER_NAME) for d, t in titles.items()}
+
+
 def find_subject(item: Item, ctx: FilterContext, share: float = 0.2) -> tuple[bool, str]:
     """Whether the question names its subject, and what showed it (or the best candidate word).
 
@@ -269,10 +281,14 @@ def find_subject(item: Item, ctx: FilterContext, share: float = 0.2) -> tuple[bo
         return True, f"corpus subject {ctx.subject}"  # "in GIMP": the whole corpus is about it
     titles: dict[str, frozenset[str]] = ctx.cached("self_contained.title_words", lambda: title_words(ctx.titles))
     common = corpus.n_docs / 2 if corpus.n_docs >= 3 else corpus.n_docs
+    letters: dict[str, frozenset[str]] = ctx.cached("self_contained.title_letters", lambda: title_letters(ctx.titles))
+    said_letters = set(_LETTER_NAME.findall(item.question[1:]))  # not the question's first letter
     for d in docs:
         named = {w for w in asked & titles.get(d, frozenset()) if corpus.doc_freq.get(w, 0) <= common}
         if named:
             return True, f"title word {sorted(named)[0]}"
+        if said_letters & letters.get(d, frozenset()):  # "In R, how do I ...?" of the "R Language Definition"
+            return True, f"title name {sorted(said_letters & letters[d])[0]}"
     stops = stop_words(item.language) | stop_words("en")
     own = frozenset().union(*(corpus.doc_words.get(d, frozenset()) for d in docs))
     terms = [

@@ -48,6 +48,13 @@ def normalize_text(text: str) -> str:
     return " ".join("".join(kept).split())
 
 
+def _marks(text: str) -> str:
+    """The symbols of an option in order, sentence punctuation at its end left out: options of a notation or
+    an operator ("x := 1", "x <- 1", "x = 1") differ only in them."""
+    text = unicodedata.normalize("NFKC", text).strip().rstrip(".!?;:,…")
+    return "".join(ch for ch in text if not ch.isalnum() and not ch.isspace())
+
+
 def check_schema(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject | None:
     """The record schema, the fields the item's type needs, and known source sections."""
     from pydantic import ValidationError
@@ -106,8 +113,9 @@ def check_mcq(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject | 
     normalized = [normalize_text(o) for o in options]
     if any(not n for n in normalized):
         return Reject("mcq: empty option")
-    if len(set(normalized)) < MCQ_OPTIONS:
-        duplicate = next(o for i, o in enumerate(options) if normalized[i] in normalized[:i])
+    told = [(n, _marks(o)) for n, o in zip(normalized, options, strict=True)]  # "S ::= a | aS" is no "S -> a ; aS"
+    if len(set(told)) < MCQ_OPTIONS:
+        duplicate = next(o for i, o in enumerate(options) if told[i] in told[:i])
         return Reject("mcq: options not distinct", duplicate[:80])
     index = item.answer_index
     if index is None or not 0 <= index < MCQ_OPTIONS:
