@@ -18,6 +18,7 @@ from collections import defaultdict
 from pathlib import Path
 
 VERDICTS = ("natural", "self_contained", "answerable", "correct")
+DERIVED = ("variant", "premise")  # rejections of kinds made from accepted items, not of candidates
 
 
 def _jsonl(path: Path) -> list[dict]:
@@ -30,6 +31,7 @@ def sample(out: Path, n: int, seed: int, rejected: bool = False) -> list[dict]:
         i
         for i in _jsonl(out / ("rejected.jsonl" if rejected else "items.jsonl"))
         if i.get("formulation", "natural") == "natural"
+        and i.get("filter") not in DERIVED  # a variant or false premise not made: its original is an item
     ]
     rng = random.Random(seed)
     by_type: dict[str, list[dict]] = defaultdict(list)
