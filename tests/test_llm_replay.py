@@ -68,7 +68,7 @@ RECORDINGS = {
         1,
         30,
         {"en", "de", "fr"},
-    ),  # fmt: skip
+    ),
     "manuals_77": (MANUALS, ["folds.samples_total=20", *BY_SIZES], 42, 1, 35, {"en"}),
     # the defaults of issue 43 (every kind, half the sample from test); two Dutch pages are untranslated (English)
     "helpdesk_rom_b5": (
@@ -78,7 +78,7 @@ RECORDINGS = {
         0,
         30,
         {"es", "it", "nl", "en"},
-    ),  # fmt: skip
+    ),
     "manuals_78": (MANUALS, ["folds.samples_total=20"], 41, 1, 30, {"en"}),
 }
 

@@ -242,8 +242,6 @@ QUOTE_MIN_RATIO = 85.0  # rapidfuzz partial ratio of the rationale against the s
 
 def quoted(quote: str, source: str) -> float:
     """How nearly ``quote`` occurs in ``source`` (0-100; each sentence of it scored, the weakest counts)."""
-    from rapidfuzz import fuzz
-
     text = normalized(source)
     # sentences, and the parts a quote joins with an ellipsis ("Open the menu … Then choose Layers")
     parts = re.split(r"(?<=[.!?;])\s+|\n+|\s*(?:…|\.\.\.|\[\.\.\.\])\s*", quote)
