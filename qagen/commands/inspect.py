@@ -107,7 +107,8 @@ def _test_cells(out: Path, counts: dict[str, Any]) -> list[str]:
         )
     kinds = [f"{counts[f'variants_{f}']} {f}" for f in ("noisy", "verbose", "search") if counts.get(f"variants_{f}")]
     if counts.get("false_premises"):
-        kinds.append(f"{counts['false_premises']} false premises")
+        n = counts["false_premises"]
+        kinds.append(f"{n} false premise{'' if n == 1 else 's'}")
     lines = [f"test set: {'; '.join(cells)}"] if cells else []
     if kinds:
         lines.append(f"kinds: {', '.join(kinds)} beside the natural questions (generate.formulation_mix, premise_mix)")
