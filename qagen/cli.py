@@ -21,8 +21,15 @@ from qagen.stages import STAGE_NAMES
 EXIT_INCOMPLETE = 3
 
 
+def _echo(message: Any = "", err: bool = False) -> None:
+    """Print a line; control characters in it (from file names, documents, replies) are escaped."""
+    from qagen.formatting import printable
+
+    click.echo(printable(str(message)), err=err)
+
+
 def _fail(message: str, code: int = 1) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    _echo(f"error: {message}", err=True)
     sys.exit(code)
 
 
@@ -80,7 +87,7 @@ def _disk_full_message(exc: BaseException) -> str | None:
 
 
 def _show_warning(message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Any = None) -> None:
-    click.echo(f"warning: {message}", err=True)
+    _echo(f"warning: {message}", err=True)
 
 
 class _Force(click.ParamType):
@@ -165,7 +172,7 @@ def build(
     sets += ["splits.approved_only=true"] if approved_only else []
     sets += [f"executor={_toml_str(executor)}"] if executor else []
     sets += [f"generate.questions={questions}"] if questions else []
-    log = (lambda _m: None) if quiet else (lambda m: click.echo(m, err=True))
+    log = (lambda _m: None) if quiet else (lambda m: _echo(m, err=True))
     forced: Any = True if "all" in force else list(force)
     result = _run_api(
         api_build,
@@ -183,17 +190,17 @@ def build(
         if "by_type" in result.estimate:
             from qagen.generate.estimate import format_estimate
 
-            click.echo(format_estimate(result.estimate))
+            _echo(format_estimate(result.estimate))
         else:
-            click.echo("dry run: generation would make no requests (the offline extractive generator; nothing to pay)")
+            _echo("dry run: generation would make no requests (the offline extractive generator; nothing to pay)")
         return
     if not quiet:
         from qagen.commands.inspect import build_summary
 
-        click.echo(build_summary(result), err=True)
+        _echo(build_summary(result), err=True)
     if result.incomplete:
         for name, why in result.incomplete.items():
-            click.echo(f"incomplete: {name}: {why}", err=True)
+            _echo(f"incomplete: {name}: {why}", err=True)
         sys.exit(EXIT_INCOMPLETE)
 
 
@@ -241,7 +248,7 @@ def init(path: Path, force: bool) -> None:
     if path.exists() and not force:
         _fail(f"{path} exists; use --force to overwrite it", 1)
     write_text(path, render_toml())
-    click.echo(f"wrote {path}; use it with: qagen build DOCS -o OUT --config {path}")
+    _echo(f"wrote {path}; use it with: qagen build DOCS -o OUT --config {path}")
 
 
 @cli.command()
@@ -251,7 +258,7 @@ def inspect(out: Path, as_json: bool) -> None:
     """Show counts per stage, per item type, per fold and split, and the filter funnel."""
     from qagen.commands.inspect import inspect_dir
 
-    click.echo(_run_api(inspect_dir, out, as_json=as_json))
+    _echo(_run_api(inspect_dir, out, as_json=as_json))
 
 
 @cli.command(context_settings={"allow_extra_args": True})
@@ -294,7 +301,7 @@ def topics(
     from qagen.commands.sweep import sweep_cli_args, sweep_folder
 
     docs_arg, grid_items = _run_api(sweep_cli_args, str(docs), grid, ctx.args)
-    click.echo(
+    _echo(
         _run_api(
             sweep_folder,
             Path(docs_arg),
@@ -302,7 +309,7 @@ def topics(
             grid_items,
             config_path,
             list(overrides),
-            log=lambda m: click.echo(m, err=True),
+            log=lambda m: _echo(m, err=True),
         )
     )
 
@@ -318,7 +325,7 @@ def export(out: Path, fmt: str, dest: Path) -> None:
     from qagen.commands.export import export as api_export
 
     paths = _run_api(api_export, out, fmt, dest)
-    click.echo(f"wrote {len(paths)} file(s) to {dest}")
+    _echo(f"wrote {len(paths)} file(s) to {dest}")
 
 
 @cli.command()
@@ -327,7 +334,7 @@ def report(out: Path) -> None:
     """Write OUT/report.html from the artifacts in OUT (reruns no stage)."""
     from qagen.report import write_report
 
-    click.echo(f"wrote {_run_api(write_report, out)}")
+    _echo(f"wrote {_run_api(write_report, out)}")
 
 
 @cli.group()
@@ -403,7 +410,7 @@ def review_export(
         force=force,
         allocation=allocation,
     )
-    click.echo(format_export(result, out))
+    _echo(format_export(result, out))
 
 
 @review.command("import")
@@ -421,11 +428,11 @@ def review_import(out: Path, files: tuple[Path, ...], reviewer: str | None, as_j
         import json
 
         payload = {"counts": result.counts, "summary": result.summary, "report": str(report) if report else None}
-        click.echo(json.dumps(payload, indent=2))
+        _echo(json.dumps(payload, indent=2))
     else:
-        click.echo(format_import(result, out))
+        _echo(format_import(result, out))
         if report is not None:
-            click.echo(f"updated {report}")
+            _echo(f"updated {report}")
 
 
 @cli.command()
@@ -490,7 +497,7 @@ def score(
         if value is not None:
             overrides += (f"score.{key}={value}",)
 
-    click.echo(
+    _echo(
         _run_api(
             score_command,
             out,

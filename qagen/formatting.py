@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 def format_duration(seconds: float) -> str:
     """``"45 s"``, ``"3 min 05 s"``, ``"1 h 02 min"``."""
@@ -17,3 +19,13 @@ def format_duration(seconds: float) -> str:
 
 def format_cost(usd: float) -> str:
     return f"${usd:.4f}" if usd < 1 else f"${usd:,.2f}"
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print to a terminal: control characters (escape sequences, bells, carriage returns;
+    C0 and C1 but newline and tab) shown as ``\\xNN``, so a file named ``bad\\x1b]0;PWNED\\x07.pdf`` cannot
+    set the terminal's title or clear its screen."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)

@@ -147,3 +147,16 @@ def test_quiet_silences_third_party_progress_bars(small_docs):
     quiet = _build_until(small_docs, "out-quiet", "-q", until="embed")
     assert quiet.returncode == 0, quiet.stderr
     assert "Loading weights" not in quiet.stderr and quiet.stderr == ""
+
+
+def test_control_characters_in_names_never_reach_the_terminal(tmp_path):
+    """A folder or file named with escape sequences (set the title, clear the screen) is printed escaped."""
+    from click.testing import CliRunner
+
+    from qagen.cli import cli
+
+    hostile = tmp_path / "bad\x1b]0;PWNED\x07\x1b[2J"
+    result = CliRunner().invoke(cli, ["inspect", str(hostile)], prog_name="qagen")
+    assert result.exit_code != 0
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "bad\\x1b]0;PWNED\\x07\\x1b[2J" in result.output  # still there, readable

@@ -54,3 +54,20 @@ def test_the_cli_prints_one_line_and_the_exit_code_of_any_qagen_error(tmp_path):
     (docs / "a.md").write_text("# A\n\nSome text about a thing that is long enough.\n")
     done = runner.invoke(cli, ["build", str(docs), "-o", str(tmp_path / "out"), "--set", "pages.nonsense=1"])
     assert done.exit_code == 2 and done.output.startswith("error: ") and len(done.output.strip().splitlines()) == 1
+
+
+def test_a_cost_limit_without_a_price_stops_before_anything_runs(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    docs = Path(__file__).resolve().parents[1] / "examples" / "docs"
+    out = tmp_path / "out"
+    args = ["build", str(docs), "-o", str(out), "--llm", "openai:mystery-model@http://127.0.0.1:9/v1",
+            "--set", "llm.max_cost_usd=1"]  # fmt: skip
+    result = CliRunner().invoke(cli, args, prog_name="qagen")
+    lines = [x for x in result.output.splitlines() if x.strip()]
+    assert result.exit_code != 0 and len(lines) == 1, result.output
+    assert lines[0].startswith("error: llm.max_cost_usd needs a price for model 'mystery-model'")
+    assert "Traceback" not in result.output and not (out / "manifest.json").exists()  # nothing parsed or written
+    priced = ["--set", "llm.prices.mystery-model=[0.1, 0.2]", "--dry-run"]
+    assert "needs a price" not in CliRunner().invoke(cli, [*args, *priced], prog_name="qagen").output

@@ -412,3 +412,20 @@ def test_credentials_in_a_base_url_stay_out_of_the_stats_and_logs(caplog):
     assert all("secret" not in r.getMessage() for r in caplog.records)
     assert public_id("openai:m@http://127.0.0.1:8000/v1") == "openai:m@http://127.0.0.1:8000/v1"
     assert public_id("langchain:ChatOpenAI:m:0123abcd") == "langchain:ChatOpenAI:m:0123abcd"
+
+
+def test_an_oversized_invalid_reply_is_cut_before_it_is_quoted_back():
+    from qagen.config import LLMConfig
+    from qagen.llm.fake import FakeLLM
+    from qagen.llm.structured import repair_quote_limit
+
+    padded = "x" * 5_000_000  # a reply padded to megabytes, not JSON
+    fake = FakeLLM(replies=[padded, padded, json.dumps({"question": "What?", "answer": "This."})])
+    eng = LLMEngine(fake, LLMConfig(repair_attempts=2))
+    [result] = eng.run([LLMRequest((Message("user", "ask"),), max_tokens=256)], QA)
+    assert result.ok and eng.stats.repairs == 2 and eng.stats.repairs_cut == 2
+    limit = repair_quote_limit(fake.calls[0])
+    for repair in fake.calls[1:]:
+        quoted = repair.messages[1].content
+        assert len(quoted) < limit + 100 and quoted.endswith("more characters of this reply cut]")
+    assert eng.stats.to_dict()["repairs_cut"] == 2

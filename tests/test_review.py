@@ -104,6 +104,17 @@ def test_reimport_replaces_a_reviewers_verdict_and_reports_it(build, tmp_path):
     assert second.summary["approved"] == 23 and len(load_reviews(build)) == 24
 
 
+def test_a_comment_longer_than_the_csv_modules_field_limit_is_imported(build, tmp_path):
+    path = export_review(build, tmp_path / "r.csv", reviewers="ann").files["ann"]
+    review_as(path, lambda item_id, _r: "correct")
+    header, rows = read_rows(path)
+    rows[0]["comment"] = "a reviewer's long note. " * 8_000  # 192,000 characters, over csv's 131,072
+    write_rows(path, header, rows)
+    result = import_review(build, [path])
+    assert result.counts["added"] == 24
+    assert max(len(v.comment or "") for v in load_reviews(build)) > 131_072
+
+
 def test_majority_rule_and_stale_verdicts(build):
     items = read_jsonl(build / "items.jsonl", Item)
     it = items[0]

@@ -10,6 +10,7 @@ and the comments for the verdicts.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -276,8 +277,10 @@ def test_failed_llm_judgements_fall_back_to_phrases(out):
     s = run(out, ANSWERS, judge=FakeLLM(lambda r: "not json at all"), config=config)
     assert s["refusal"]["llm_failed"] == 11 and s["refusal"]["phrase_llm_agreement"] is None
     assert s["overall"]["unanswerable_detection"]["tp"] == 5  # as with phrases alone
-    assert s["overall"]["mcq"]["judge"] == {"correct": 0, "no_choice": 2, "accuracy": 0.0, "accuracy_ci": [0.0, 0.6576]}
+    judged = {"correct": 0, "no_choice": 0, "accuracy": None, "accuracy_ci": None, "failed": 2, "graded": 0}
+    assert s["overall"]["mcq"]["judge"] == judged  # failed judgements are ungraded, not wrong
     assert "the LLM judge failed on 11 refusal request(s); phrases decided those" in s["warnings"]
+    assert any(w.startswith("the MCQ judge failed on 2 of 2") for w in s["warnings"])
 
 
 def test_bleu_by_hand():
@@ -358,3 +361,40 @@ def test_any_object_with_choose_is_a_judge(out):
     assert {c.options[0] for c in judge.cases} == {"25 days", "Flowers and newspapers"}
     assert s["overall"]["mcq"]["judge"]["accuracy"] == 0.0 and s["judge"]["mcq"] == "AlwaysC"
     assert s["refusal"]["decided_by"] == "phrases"  # no declined(): phrases decide
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b'{"item_id": "f1", "iteration": 1, "answer": "x", "meta": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n",
+         "line 1: nested too deeply"),
+        ('{"item_id": "f1", "iteration": 1, "answer": "caf\xe9"}\n'.encode("latin-1"),
+         "line 1 is not UTF-8 (byte 0xe9); save the answers as UTF-8"),
+        (b'{"item_id": "f1", "iteration": 1, "answer": "x", "latency_s": NaN}\n',
+         "line 1: NaN is not a number JSON allows"),
+        (b'{"item_id": "f1", "iteration": 1, "answer": "x", "cost_usd": Infinity}\n',
+         "line 1: Infinity is not a number JSON allows"),
+    ],
+)  # fmt: skip
+def test_answers_files_a_chatbot_may_write_badly_are_one_clear_error(out, content, says):
+    path = out / "answers.jsonl"
+    path.write_bytes(content)
+    with pytest.raises(ScoreError, match=re.escape(says)):
+        score(out, path, embedder=BagOfWords())
+
+
+def test_a_failed_mcq_judgement_is_ungraded_never_wrong(out):
+    from qagen.score.judge import JUDGE_FAILED
+
+    class FailingJudge:
+        name = "unreachable"
+
+        def choose(self, cases):
+            return [JUDGE_FAILED] * len(cases)
+
+    s = run(out, ANSWERS, judge=FailingJudge())
+    judged = s["overall"]["mcq"]["judge"]  # both answerable MCQs (m1 in iteration 1, m2 in 2) were answered
+    assert (judged["failed"], judged["graded"], judged["correct"], judged["no_choice"]) == (2, 0, 0, 0)
+    assert judged["accuracy"] is None and judged["accuracy_ci"] is None  # not 0 %: nothing was graded
+    assert "the MCQ judge failed on 2 of 2 multiple-choice answer(s); they are ungraded" in " ".join(s["warnings"])
+    assert s["overall"]["mcq"]["embedding"].get("failed") is None  # the baseline still grades

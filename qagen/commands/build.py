@@ -82,6 +82,7 @@ def build(
     from qagen.ingest import scan_documents
 
     cfg = _resolve_config(config, overrides)
+    _check_budget(cfg, llm)
     docs_dir = Path(docs).resolve()
     check_output_folder(Path(out))
     found = scan_documents(docs_dir, cfg.parse.formats, exclude=[Path(out).resolve()], symlinks=cfg.parse.symlinks)
@@ -107,6 +108,20 @@ def build(
     if reports and reports[-1].stopped is not None:  # the dry run's estimate, made by the generate stage
         return BuildResult(Path(out), [], read_json(Path(out) / MANIFEST), estimate=reports[-1].stopped["estimate"])
     return BuildResult(Path(out), reports, read_json(Path(out) / MANIFEST))
+
+
+def _check_budget(cfg: Config, llm: Any) -> None:
+    """A cost limit for an OpenAI-compatible model with no price stops the build before anything runs (the
+    engine says the same, later, for any other backend)."""
+    spec = llm if llm is not None else cfg.llm.backend
+    if cfg.llm.max_cost_usd is None or not isinstance(spec, str) or not spec.startswith("openai:"):
+        return
+    from qagen.llm.engine import unpriced_budget
+    from qagen.llm.pricing import price_for
+
+    model = spec.removeprefix("openai:").split("@", 1)[0]
+    if model and price_for(model, cfg.llm.prices) is None:
+        raise unpriced_budget(model)
 
 
 def _resolve_config(config: Config | str | os.PathLike[str] | None, overrides: Sequence[str]) -> Config:

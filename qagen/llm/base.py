@@ -168,6 +168,7 @@ class LLMStats:
     succeeded: int = 0
     retries: int = 0
     repairs: int = 0
+    repairs_cut: int = 0  # repair requests that quoted an oversized reply cut to its bound
     failures: int = 0
     not_run: int = 0
     prompt_tokens: int = 0
@@ -198,7 +199,7 @@ class LLMStats:
         summed = {
             k: getattr(self, k) + getattr(other, k)
             for k in (
-                "requests", "requests_sent", "cache_hits", "succeeded", "retries", "repairs", "failures",
+                "requests", "requests_sent", "cache_hits", "succeeded", "retries", "repairs", "repairs_cut", "failures",
                 "not_run", "prompt_tokens", "completion_tokens", "cost_usd", "cached_prompt_tokens",
                 "cached_completion_tokens", "cached_cost_usd", "elapsed_s", "client_cpu_s",
             )

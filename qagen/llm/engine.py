@@ -29,6 +29,7 @@ from qagen.llm.base import (
     LLMError,
     LLMRequest,
     LLMResult,
+    LLMSpecError,
     LLMStats,
     QuotaLLMError,
     TransientLLMError,
@@ -48,6 +49,7 @@ from qagen.llm.structured import (
     ResponseModels,
     check_reply,
     expand_models,
+    repair_quote_limit,
     repair_request,
     with_schemas,
 )
@@ -121,10 +123,7 @@ class LLMEngine:
         self.progress = progress
         self.price = price_for(self.llm.model, self.config.prices)
         if self.config.max_cost_usd is not None and self.price is None:
-            raise ValueError(
-                f"llm.max_cost_usd needs a price for model '{self.llm.model}': "
-                f'add llm.prices."{self.llm.model}" = [prompt, completion] (USD per million tokens)'
-            )
+            raise unpriced_budget(self.llm.model)
         # cache keys, logs and the manifest use the id without credentials (a URL's user:password, query)
         self._public_id = public_id(self.llm.id)
         self.stats = LLMStats(backend=self._public_id, model=self.llm.model, cost_known=self.price is not None)
@@ -324,6 +323,7 @@ class LLMEngine:
                 if exc.kind == "refusal" or round_ == self.config.repair_attempts:
                     break
                 self.stats.repairs += 1
+                self.stats.repairs_cut += len(completion.text or "") > repair_quote_limit(original)
                 run.bar.add_calls(1)
                 request = repair_request(original, completion.text, exc)
                 continue
@@ -505,3 +505,11 @@ def _check(completion: Completion, request: LLMRequest, model: Any) -> Checked:
         raise
     except Exception as exc:  # the class name only: the exception's text may quote the reply
         raise _CheckCrashed(f"checking the reply raised {type(exc).__name__}") from None
+
+
+def unpriced_budget(model: str) -> LLMSpecError:
+    """The error of a cost limit (``llm.max_cost_usd``) set for a model without a price."""
+    return LLMSpecError(
+        f"llm.max_cost_usd needs a price for model '{model}': "
+        f'add llm.prices."{model}" = [prompt, completion] (USD per million tokens), or unset llm.max_cost_usd'
+    )

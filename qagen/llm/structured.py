@@ -177,9 +177,22 @@ def check_reply(completion: Completion, request: LLMRequest, response_model: typ
         raise
 
 
+def repair_quote_limit(request: LLMRequest) -> int:
+    """The most characters of an invalid reply a repair request quotes back: twice what ``max_tokens`` allows
+    (about four characters a token), at least :data:`MIN_REPAIR_QUOTE`."""
+    return max(MIN_REPAIR_QUOTE, 8 * request.max_tokens)
+
+
+MIN_REPAIR_QUOTE = 4000
+
+
 def repair_request(original: LLMRequest, reply: str, error: ReplyError) -> LLMRequest:
-    """The original request followed by the invalid reply and a request to fix it."""
+    """The original request followed by the invalid reply (cut to :func:`repair_quote_limit`: a reply padded to
+    megabytes is not sent back whole with every repair) and a request to fix it."""
     reason = f"{error}; {TRUNCATED_HINT}" if error.kind == "truncated" else str(error)
+    limit = repair_quote_limit(original)
+    if len(reply) > limit:
+        reply = f"{reply[:limit]}\n[... {len(reply) - limit:,} more characters of this reply cut]"
     messages = (
         *original.messages,
         Message("assistant", reply),

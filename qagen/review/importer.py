@@ -96,7 +96,14 @@ def parse_review_csv(
 
     parsed = ParsedFile(name)
     # newline="": line breaks inside quoted cells stay in the cell, as the csv module requires.
-    records = list(csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text)))
+    limit = csv.field_size_limit()
+    csv.field_size_limit(max(limit, len(text) + 1))  # a long comment is a cell of the file, however long
+    try:
+        records = list(csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text)))
+    except csv.Error as exc:
+        return parsed, [f"{name}: cannot be read as CSV ({exc}); export the review file again"]
+    finally:
+        csv.field_size_limit(limit)
     if not records or not any(c.strip() for c in records[0]):
         return parsed, [f"{name}: is empty; expected the header row of a qagen review file"]
     columns, problems = _columns(records[0], name)

@@ -91,9 +91,15 @@ def parse_answers(lines: list[str], source: str = "answers") -> list[Answer]:
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = json.loads(line, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             problems.append(f"line {number}: not JSON ({exc.msg})")
+            continue
+        except ValueError as exc:  # NaN or Infinity: JSON has no such number
+            problems.append(f"line {number}: {exc}")
+            continue
+        except RecursionError:
+            problems.append(f"line {number}: nested too deeply to be an answer")
             continue
         errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
         if errors:
@@ -117,7 +123,19 @@ def load_answers(path: str | Path) -> list[Answer]:
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"answers file not found: {p}")
-    return parse_answers(p.read_text(encoding="utf-8").splitlines(), source=str(p))
+    raw = p.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ScoreError(
+            f"{p}: line {line} is not UTF-8 (byte 0x{raw[exc.start]:02x}); save the answers as UTF-8"
+        ) from None
+    return parse_answers(text.splitlines(), source=str(p))
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows; write a number or null")
 
 
 def answer_to_dict(answer: Answer) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from qagen.score.answers import Answer
 from qagen.score.dataset import Dataset, Iteration, Matched, Question
-from qagen.score.judge import GRADE_SCALES, Judges, McqCase
+from qagen.score.judge import GRADE_SCALES, JUDGE_FAILED, Judges, McqCase
 from qagen.score.metrics import DIGITS, Row, crag_value, factoid_correct, premise_corrected, recall_at_k, rouge_f
 from qagen.score.refusal import RefusalDetector
 
@@ -287,5 +287,8 @@ def _mcq(rows: list[Row], matched: Matched, judges: Judges) -> None:
     picks = baseline if judges.judge is judges.baseline else judges.judge.choose(cases)
     for i, pick, base in zip(todo, picks, baseline, strict=True):
         correct = matched.pairs[i][1].item.answer_index
-        rows[i].update({"mcq_judge": pick, "mcq_judge_correct": pick == correct})
+        if pick == JUDGE_FAILED:  # the judge's request failed: ungraded, not wrong
+            rows[i].update({"mcq_judge": None, "mcq_judge_correct": False, "mcq_judge_failed": True})
+        else:
+            rows[i].update({"mcq_judge": pick, "mcq_judge_correct": pick == correct})
         rows[i].update({"mcq_embedding": base, "mcq_embedding_correct": base == correct})

@@ -132,6 +132,9 @@ class EmbeddingJudge:
         return out
 
 
+JUDGE_FAILED = -1  # what an MCQ judge returns for a case whose request failed: no option, and no grade
+
+
 class LLMJudge:
     """An LLM that picks MCQ options and spots refusals.
 
@@ -154,10 +157,11 @@ class LLMJudge:
         self.name = f"llm:{public_id(self.engine.llm.id)}"
 
     def choose(self, cases: Sequence[McqCase]) -> list[int | None]:
-        """Index of the option the LLM finds closest per case; None when its request failed."""
+        """Index of the option the LLM finds closest per case; :data:`JUDGE_FAILED` when its request failed for
+        good (the answer is then ungraded, never counted wrong)."""
         requests = [self._request("judge_mcq", _mcq_fields(c), "mcq_choice") for c in cases]
         results = self.engine.run(requests, response_model=[choice_model(len(c.options)) for c in cases])
-        return [LETTERS.index(r.value.option) if r.ok and r.value is not None else None for r in results]
+        return [LETTERS.index(r.value.option) if r.ok and r.value is not None else JUDGE_FAILED for r in results]
 
     def declined(self, cases: Sequence[tuple[str, str]]) -> list[bool | None]:
         """Per (question, answer): True when the answer declines; None when the request failed."""

@@ -331,13 +331,17 @@ def _mcq(rows: Sequence[Row]) -> dict[str, Any] | None:
     for who in ("judge", "embedding"):
         if any(f"mcq_{who}" in r for r in mcq):
             correct = sum(1 for r in mcq if r.get(f"mcq_{who}_correct"))
-            no_choice = sum(1 for r in mcq if r.get(f"mcq_{who}") is None)
+            failed = sum(1 for r in mcq if r.get(f"mcq_{who}_failed"))  # a failed request grades nothing
+            no_choice = sum(1 for r in mcq if r.get(f"mcq_{who}") is None) - failed
+            graded = len(mcq) - failed
             out[who] = {
                 "correct": correct,
                 "no_choice": no_choice,
-                "accuracy": ratio(correct, len(mcq)),
-                "accuracy_ci": wilson(correct, len(mcq)),
+                "accuracy": ratio(correct, graded) if graded else None,
+                "accuracy_ci": wilson(correct, graded),
             }
+            if failed:
+                out[who] |= {"failed": failed, "graded": graded}
     return out
 
 

@@ -154,6 +154,14 @@ def warnings(scores: dict[str, Any], notes: dict[str, Any]) -> list[str]:
             f"{name}: {n} retrieved page id(s) are not in the iteration's corpus; "
             "was the chatbot's store loaded with that iteration's pages.jsonl only?"
         )
+    mcq = (scores.get("overall") or {}).get("mcq") or {}
+    for who, label in (("judge", "MCQ judge"), ("embedding", "MCQ embedding judge")):
+        failed = (mcq.get(who) or {}).get("failed")
+        if failed:
+            out.append(
+                f"the {label} failed on {failed} of {mcq['n']} multiple-choice answer(s); they are ungraded "
+                "(its accuracy is over the rest); rerun qagen score to retry them"
+            )
     if notes.get("llm_failed"):
         out.append(f"the LLM judge failed on {notes['llm_failed']} refusal request(s); phrases decided those")
     return out
