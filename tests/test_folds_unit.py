@@ -63,3 +63,29 @@ def test_the_folds_settings_reach_the_builder():
     assert (params["min_fold_ratio"], params["max_clusters"], params["on_imbalance"]) == (0.2, 4, "raise")
     assert (params["test_size"], params["seed"], params["samples_total"]) == (0.3, 3, 200)
     assert FoldsConfig().criterion == "separation"
+
+
+def test_three_documents_that_mix_every_topic_fall_back_to_whole_documents(tmp_path):
+    """Every page and document of a small corpus holds both halves of every topic split: the build does not
+    stop; the folds are whole documents, warned (issue 47: a folder of three distinct documents)."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from qagen import build
+    from tests.support.fast import FAST_COMPONENTS
+
+    examples = Path(__file__).resolve().parents[1] / "examples" / "docs"
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("remote_work_policy.md", "linkhaven_faq.txt", "it_helpdesk.pdf"):
+        shutil.copyfile(examples / name, docs / name)
+    logged: list[str] = []
+    build(docs, tmp_path / "out", overrides=[*FAST_COMPONENTS, "topics.n_clusters=4"], until="folds",
+          log=logged.append)  # fmt: skip
+    folds = json.loads((tmp_path / "out" / "folds.json").read_text())
+    assert folds["unit_choice"] == "fallback: no topic split keeps both folds"
+    assert folds["metrics"]["unit"] == "document" and folds["metrics"]["pseudo_topics"] == "documents"
+    assert sorted(set(folds["unit_folds"].values())) == [1, 2]
+    assert any("no split of the topics keeps sections in both folds" in w and "not topic-disjoint" in w
+               for w in logged)  # fmt: skip

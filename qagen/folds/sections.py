@@ -50,21 +50,21 @@ def fit_section_folds(
         ValueError: Too few topics, or every split mixes its units (the message says what to change).
     """
 
-    def fit(unit: str) -> FoldBuilder:
+    def fit(unit: str, by_document: bool = False) -> FoldBuilder:
         builder = FoldBuilder(
             n_folds=config.n_folds,
             distance=config.distance,
             linkage=config.linkage,
             unit=unit,
             test_size=config.test_size,
-            min_fold_ratio=config.min_fold_ratio,
+            min_fold_ratio=0.0 if by_document else config.min_fold_ratio,
             samples_total=None if config.samples_per_fold else config.samples_total,
             samples_per_fold=config.samples_per_fold,
             sample_test_share=config.sample_test_share,
             max_clusters=config.max_clusters,
             seed=seed,
             on_imbalance="raise" if config.on_imbalance == "error" else "warn",
-            few_topics="documents" if config.few_topics == "documents" else "raise",
+            few_topics="documents" if config.few_topics == "documents" or by_document else "raise",
             criterion=config.criterion,
             outliers=config.outliers,
         )
@@ -72,7 +72,7 @@ def fit_section_folds(
             warnings.simplefilter("ignore", UserWarning)  # the same warnings are in builder.warnings_
             builder.fit(
                 reduced,
-                np.asarray(labels),
+                np.zeros(len(sections), dtype=np.int64) if by_document else np.asarray(labels),
                 np.asarray(unit_ids(sections, pages, unit)),
                 docs=[s.doc_id for s in sections],
                 eligible=np.asarray(eligible, dtype=bool),
@@ -80,9 +80,22 @@ def fit_section_folds(
             )
         return builder
 
-    if config.unit == "auto":
-        return auto_unit(fit)
-    return fit(config.unit), ""
+    try:
+        if config.unit == "auto":
+            return auto_unit(fit)
+        return fit(config.unit), ""
+    except ValueError as exc:
+        # a small corpus whose every page and document holds sections of both halves of every split: the
+        # folds fall back to whole documents, clustered by their embedding, and say so
+        if len({s.doc_id for s in sections}) < 2 or "no fold candidate" not in str(exc):
+            raise
+        builder = fit("document", by_document=True)
+        pseudo = next(w for w in builder.warnings_ if w.startswith("1 topic(s) only: "))
+        builder.warnings_[builder.warnings_.index(pseudo)] = (
+            "no split of the topics keeps sections in both folds (every page and document holds both halves' "
+            "topics), so " + pseudo.removeprefix("1 topic(s) only: ")
+        )
+        return builder, "fallback: no topic split keeps both folds"
 
 
 def auto_unit(fit: Callable[[str], Any]) -> tuple[Any, str]:
