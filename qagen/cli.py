@@ -51,12 +51,15 @@ def _run_api(fn: Any, *args: Any, **kwargs: Any) -> Any:
         _fail(str(exc), exc.exit_code)
     except KeyboardInterrupt:
         _fail("interrupted; rerun the same command to resume (finished stages are kept)", 130)
-    except (FileNotFoundError, PermissionError) as exc:
-        _fail(str(exc), 1)
     except Exception as exc:
         disk = _disk_full_message(exc)
         if disk:
             _fail(disk, 1)
+        if isinstance(exc, OSError) and exc.filename and exc.strerror:  # the system refused a path
+            _fail(f"cannot use {exc.filename}: {exc.strerror} ({errno.errorcode.get(exc.errno, exc.errno)}); "
+                  "check the path or pass another", 1)  # fmt: skip
+        if isinstance(exc, (FileNotFoundError, PermissionError)):
+            _fail(str(exc), 1)
         raise
 
 

@@ -37,7 +37,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from qagen.io import check_output_folder, iter_jsonl, read_json, safe_cell, write_json, write_jsonl, write_text
+from qagen.io import (
+    OutputFolderError,
+    check_output_folder,
+    display_name,
+    iter_jsonl,
+    read_json,
+    safe_cell,
+    write_json,
+    write_jsonl,
+    write_text,
+)
 from qagen.output import OutputFolder
 from qagen.review.export import option_letter  # review files letter options the same way
 from qagen.split_records import scope_of
@@ -70,7 +80,8 @@ def export(out_dir: Path, fmt: str, dest: Path) -> list[Path]:
     Args:
         out_dir: A build's output folder (holds ``crosseval.json`` and ``splits/``).
         fmt: One of :data:`FORMATS`.
-        dest: Folder to write into (created when missing; files of the same name are replaced).
+        dest: Folder to write into: new, empty, or an earlier export's (its files of the same name are
+            replaced); a folder holding other files is refused.
 
     Returns:
         The files written, the index ``exports.json`` last.
@@ -83,6 +94,11 @@ def export(out_dir: Path, fmt: str, dest: Path) -> list[Path]:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
     out_dir, dest = Path(out_dir), Path(dest)
     check_output_folder(dest, "export folder")
+    if dest.is_dir() and not (dest / "exports.json").is_file() and any(dest.iterdir()):
+        raise OutputFolderError(
+            f"the export folder {display_name(dest)} holds files qagen export did not write (it has no exports.json); "
+            "pass a new or empty folder, so that nothing of yours is replaced"
+        )
     folder = OutputFolder(out_dir)
     crosseval_path = folder.file(CROSSEVAL)
     if not crosseval_path.is_file():
