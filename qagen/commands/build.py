@@ -114,12 +114,17 @@ def _check_budget(cfg: Config, llm: Any) -> None:
     """A cost limit for an OpenAI-compatible model with no price stops the build before anything runs (the
     engine says the same, later, for any other backend)."""
     spec = llm if llm is not None else cfg.llm.backend
-    if cfg.llm.max_cost_usd is None or not isinstance(spec, str) or not spec.startswith("openai:"):
+    if cfg.llm.max_cost_usd is None or not isinstance(spec, str):
+        return
+    from qagen.llm.registry import openai_model, parse_spec
+
+    name, rest = parse_spec(spec)
+    if name != "openai":
         return
     from qagen.llm.engine import unpriced_budget
     from qagen.llm.pricing import price_for
 
-    model = spec.removeprefix("openai:").split("@", 1)[0]
+    model, _ = openai_model(rest)
     if model and price_for(model, cfg.llm.prices) is None:
         raise unpriced_budget(model)
 

@@ -67,14 +67,14 @@ class TopPerSection:
         seen: dict[tuple[str, str], int] = {}
         kept: list[Item] = []
         rejected: list[Rejection] = []
-        for item in sorted(items, key=_ranked):
+        for order, item in sorted(((_ranked(it), it) for it in items), key=lambda pair: pair[0]):
             key = (source_section(item), item.type, item.hops)  # a multi-hop question is no rival of a section's own
             rank = seen.get(key, 0) + 1
             seen[key] = rank
             if rank <= config.keep_per_section:
                 kept.append(item)
             else:
-                told = "; its question tells its persona" if _ranked(item)[0] else ""
+                told = "; its question tells its persona" if order[0] else ""
                 reason = f"over keep_per_section (rank {rank} in its section{told})"
                 rejected.append(reject(item, self.name, reason, item.score))
         return kept, rejected

@@ -40,11 +40,9 @@ def assign_outliers(
     unit_fold[unit[kept]] = fold[kept]  # one fold per unit: a unit with both is a conflict
     blocked = np.zeros(n_units, dtype=bool)
     blocked[unit[status == "conflict"]] = True
-    has_kept = np.zeros(n_units, dtype=bool)
-    has_kept[unit[kept]] = True
     may_ask = np.zeros(n_units, dtype=bool)
     may_ask[unit[outlier & eligible]] = True
-    for u in np.flatnonzero(may_ask & ~has_kept & ~blocked):
+    for u in np.flatnonzero(may_ask & (unit_fold == 0) & ~blocked):  # units of outliers only
         mean = points[outlier & (unit == u)].mean(axis=0)
         nearest = int(np.argmin(((centroids - mean) ** 2).sum(axis=1)))
         unit_fold[u] = fold_of_topic[nearest]

@@ -209,7 +209,9 @@ class FoldBuilder:
             )
         self.candidates_ = [c.row() for c in cands]
         if chosen is None:
-            raise ValueError(_candidates.no_candidate_message(cands, self.min_fold_ratio, self.max_clusters))
+            raise _candidates.NoFoldSplitError(
+                _candidates.no_candidate_message(cands, self.min_fold_ratio, self.max_clusters)
+            )
         fold, conflict_units = _assign.section_folds(data.topic, data.unit, data.n_units, chosen.fold_of_topic)
         status = np.where(data.topic < 0, "outlier", np.where(conflict_units[data.unit], "conflict", "kept"))
         fold = np.where(status == "kept", fold, -1)

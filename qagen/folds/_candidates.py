@@ -301,6 +301,11 @@ def _sig(value: float) -> float:
     return float(f"{value:.10g}")
 
 
+class NoFoldSplitError(ValueError):
+    """No split of the topics keeps sections in both folds at the balance asked for (the message says what was
+    tried); a caller may fall back to another unit or to folds of whole documents."""
+
+
 def no_candidate_message(cands: list[Candidate], min_ratio: float, max_clusters: int) -> str:
     """What was tried and how close it came, for the error raised when nothing qualifies."""
     tried = [c for c in cands if c.status != "skipped"]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from qagen.folds._builder import FoldBuilder
+from qagen.folds._candidates import NoFoldSplitError
 from qagen.records import FoldAssignment, Page, Section
 
 if TYPE_CHECKING:
@@ -84,10 +85,10 @@ def fit_section_folds(
         if config.unit == "auto":
             return auto_unit(fit)
         return fit(config.unit), ""
-    except ValueError as exc:
+    except NoFoldSplitError:
         # a small corpus whose every page and document holds sections of both halves of every split: the
         # folds fall back to whole documents, clustered by their embedding, and say so
-        if len({s.doc_id for s in sections}) < 2 or "no fold candidate" not in str(exc):
+        if len({s.doc_id for s in sections}) < 2:
             raise
         builder = fit("document", by_document=True)
         pseudo = next(w for w in builder.warnings_ if w.startswith("1 topic(s) only: "))

@@ -19,11 +19,17 @@ Factory = Callable[[str, LLMConfig], LLM]
 _URL = re.compile(r"^(?P<model>.+?)@(?P<url>https?://\S+)$")
 
 
+def openai_model(rest: str) -> tuple[str, str | None]:
+    """The model and base URL (None: not in the spec) of an ``openai:<model>[@<base_url>]`` spec's ``rest``."""
+    match = _URL.match(rest)
+    return (match["model"], match["url"]) if match else (rest, None)
+
+
 def _openai(rest: str, config: LLMConfig) -> LLM:
     from qagen.llm.openai_backend import OpenAIBackend
 
-    match = _URL.match(rest)
-    model, base_url = (match["model"], match["url"]) if match else (rest, config.base_url)
+    model, base_url = openai_model(rest)
+    base_url = base_url or config.base_url
     if not model:
         raise LLMSpecError("llm.backend 'openai' needs a model: openai:<model>[@<base_url>], e.g. openai:gpt-4o-mini")
     return OpenAIBackend(
