@@ -160,3 +160,18 @@ def test_control_characters_in_names_never_reach_the_terminal(tmp_path):
     assert result.exit_code != 0
     assert "\x1b" not in result.output and "\x07" not in result.output
     assert "bad\\x1b]0;PWNED\\x07\\x1b[2J" in result.output  # still there, readable
+
+
+def test_a_path_the_system_refuses_is_one_line_naming_it(tmp_path):
+    """An OSError with a path (here: making a folder under /proc) is one line with the path and the errno."""
+    from click.testing import CliRunner
+
+    from qagen.cli import cli
+
+    if not Path("/proc/self").exists():
+        pytest.skip("needs /proc")
+    docs = Path(__file__).resolve().parents[1] / "examples" / "docs"
+    result = CliRunner().invoke(cli, ["build", str(docs), "-o", "/proc/qagen-out"], prog_name="qagen")
+    lines = [x for x in result.output.splitlines() if x.strip()]
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert lines[-1].startswith("error: cannot use /proc/qagen-out: ") and "(ENOENT)" in lines[-1]

@@ -481,3 +481,17 @@ def test_a_default_build_holds_every_kind_with_its_expected_behaviour(out):
     assert all(b == {"refuse"} for (_, role), b in behaviour.items() if role == "unanswerable")
     funnel = json.loads((out / "funnel.json").read_text())
     assert funnel["formulation"]["noisy"]["asked"] == 0.1 and funnel["premise"]["false"]["asked"] == 0.1
+
+
+def test_export_never_replaces_files_it_did_not_write(out, tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "README.md").write_text("# my notes\n")
+    result = CliRunner().invoke(cli, ["export", str(out), "--format", "hf", "-o", str(mine)], prog_name="qagen")
+    assert result.exit_code != 0 and "holds files qagen export did not write" in result.output
+    assert (mine / "README.md").read_text() == "# my notes\n" and sorted(p.name for p in mine.iterdir()) == [
+        "README.md"
+    ]
+    again = tmp_path / "again"  # an earlier export's folder is rewritten
+    qagen("export", out, "--format", "hf", "-o", again)
+    assert qagen("export", out, "--format", "hf", "-o", again).output.startswith("wrote ")
