@@ -366,3 +366,26 @@ def test_outliers_are_assigned_where_the_folds_stay_disjoint():
     assert m["kept_sections_pct"] == pytest.approx(100 * 8 / 12)
     assert m["folds"]["1"]["topics"] == 2  # an outlier is no topic of its own
     assert fb.section_topics_[8] == -1  # its topic stays "none" in the records
+
+
+def test_placing_outliers_that_unbalances_the_folds_is_warned_and_measured_on_the_final_folds():
+    # found by the property test: the topics' split meets the floor; placing the two outliers in their nearest
+    # topic's fold takes it under, which the builder says (and the ratio is of the final folds)
+    x = np.array(
+        [-3.78, -3.33, -3.94, -3.63, -3.47, -3.71, -2.42, -2.47, -2.33, -2.13, -2.50, -1.70, -1.68, -0.79, -0.88,
+         -0.84, -1.15, -0.99, -0.71, -0.50, -1.33, -0.49, -0.55, 1.47, 1.31, 1.14, 1.67, 1.82, 3.67, 3.52, 3.23,
+         2.77, 3.13, 3.32]
+    ).reshape(-1, 1)  # fmt: skip
+    topics = np.array([1, 1, 1, 1, 1, -1, 4, 4, -1, 4, 4, 7, 7] + [10] * 10 + [13] * 5 + [16] * 6)
+    units = np.arange(34)
+    docs = np.arange(34) // 3
+    p = {"unit": "page", "test_size": 0.5, "min_fold_ratio": 0.5, "max_clusters": 2, "seed": 0}
+    dropped = FoldBuilder(**p).fit(x, topics, units, docs=docs)
+    assert dropped.metrics_["small_fold_ratio"] >= 0.5 and dropped.warnings_ == []
+    with pytest.warns(UserWarning, match="placing outliers left the folds below min_fold_ratio=0.5"):
+        placed = FoldBuilder(**p, outliers="assign").fit(x, topics, units, docs=docs)
+    sizes = [int(((placed.status_ == "kept") & (placed.fold_ == f)).sum()) for f in (1, 2)]
+    assert placed.metrics_["n_outliers_assigned"] == 2
+    assert placed.metrics_["small_fold_ratio"] == pytest.approx(min(sizes) / max(sizes))
+    assert placed.metrics_["small_fold_ratio"] < 0.5
+    assert placed.topic_folds_ == dropped.topic_folds_

@@ -75,7 +75,12 @@ def _fit(data, p):
         assert all(c["status"] == "skipped" or c["sections"][1] == 0 for c in fb.candidates_)
         event("every split empties a fold")
         return None
-    if fb.metrics_["small_fold_ratio"] < p["min_fold_ratio"]:
+    if fb.metrics_["small_fold_ratio"] < p["min_fold_ratio"] and not fb.chosen_.get("reason"):
+        # only placing outliers can take a split that met the floor below it
+        event("placed outliers below min_fold_ratio, warned")
+        assert fb.metrics_["n_outliers_assigned"] > 0
+        assert any(w.startswith("placing outliers left the folds below min_fold_ratio=") for w in fb.warnings_)
+    elif fb.metrics_["small_fold_ratio"] < p["min_fold_ratio"]:
         event("below min_fold_ratio, warned")
         assert any(w.startswith(f"no split meets min_fold_ratio={p['min_fold_ratio']:g}") for w in fb.warnings_)
         assert fb.chosen_["reason"].startswith("below min_fold_ratio")

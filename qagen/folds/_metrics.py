@@ -65,8 +65,9 @@ def compute(
         "min_fold_distance": chosen.single,
         "avg_fold_distance": chosen.average,
         "fold_topic_distance_ratio": chosen.single / min_topic if min_topic > 0 else None,
-        "small_fold_ratio": sizes[1] / sizes[0],
-        "small_fold_share": sizes[1] / sum(sizes),
+        # smaller over larger: placing outliers may make fold 2 the larger one
+        "small_fold_ratio": min(sizes) / max(sizes),
+        "small_fold_share": min(sizes) / sum(sizes),
         "folds_per_unit": _folds_per_group(data.unit, section_fold, data.n_units),
         "valid_sections_pct": 100.0 * int((kept & non_outlier).sum()) / int(non_outlier.sum()),
         "kept_sections_pct": 100.0 * int(kept.sum()) / n,

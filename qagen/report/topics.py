@@ -125,7 +125,7 @@ FOLD_METRICS = (
     ("min_topic_distance", "Minimum distance between two topics", ""),
     ("min_fold_distance", "Minimum distance between the folds (single linkage)", ""),
     ("avg_fold_distance", "Average distance between the folds (average linkage)", ""),
-    ("small_fold_ratio", "Small-fold ratio (sections of fold 2 / fold 1)", ""),
+    ("small_fold_ratio", "Small-fold ratio (sections of the smaller fold / the larger)", ""),
     ("folds_per_unit", "Folds per unit, before removal", ""),
     ("folds_per_document", "Folds per document, before removal", ""),
 )
@@ -168,7 +168,7 @@ def fold_view(data: ReportData) -> dict[str, Any] | None:
     kept_below = (data.folds.get("chosen") or {}).get("reason")  # already warned by the fold builder
     if isinstance(ratio, int | float) and ratio < 0.1 and not kept_below:
         warnings.append(
-            f"The folds are unbalanced: fold 2 holds {100 * ratio:.1f}% as many sections as fold 1. "
+            f"The folds are unbalanced: the smaller holds {100 * ratio:.1f}% as many sections as the larger. "
             "Consider folds.min_fold_ratio or another folds.distance/linkage."
         )
     for cell in per_fold:
