@@ -18,14 +18,24 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter, defaultdict
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from qagen.generate.context import GenerationContext, item_id
 from qagen.generate.lang import LanguageData, available, load
 from qagen.generate.offline.choice import Pools, contact_choice, definition_choice, menu_choice
 from qagen.generate.offline.phrases import PHRASES, Draft, Page, Thing
-from qagen.generate.offline.reading import clean_heading, fold, plain_name, stop_words
+from qagen.generate.offline.reading import (
+    boilerplate,
+    clean_heading,
+    fold,
+    own_body,
+    plain_name,
+    stop_words,
+    written_as,
+)
 from qagen.generate.offline.rules import enabled, on
+from qagen.language import identify
 from qagen.records import GeneratorInfo, Item, ItemType, Section
 
 if TYPE_CHECKING:
@@ -35,6 +45,8 @@ EXTRACTIVE_NOTICE = (
     "No LLM configured: generating with the offline generator (questions from headings, tasks and definitions, "
     "answers quoted from the sections). Configure [llm] backend for model-written questions."
 )
+SHORT_SECTION_LETTERS = 40  # letters a section needs before its own language is read
+SHORT_SECTION_CONFIDENCE = 0.99
 OFFLINE_TYPES: dict[str, tuple[str, ...]] = {code: ("long_form", "factoid", "mcq") for code in available()}
 
 
@@ -71,27 +83,53 @@ def _pages(ctx: GenerationContext, rules: frozenset[str]) -> dict[str, Page]:
     by_doc: dict[str, list[Section]] = defaultdict(list)
     for section in ctx.sections.values():
         by_doc[section.doc_id].append(section)
-    product = ctx.subject
+    product = ctx.subject and written_as(ctx.subject, (s.text for s in ctx.sections.values()))
     pages: dict[str, Page] = {}
     things: dict[tuple[str, str], Thing | None] = {}  # one per document and language: it reads the whole document
+    corpus_languages = frozenset(ctx.doc_languages.values()) | {ctx.language}
+    repeated = boilerplate({doc: [s.text for s in secs] for doc, secs in by_doc.items()})
     for doc, secs in sorted(by_doc.items()):
         secs.sort(key=lambda s: s.order)
-        prose = [s for s in secs if s.kind == "prose" and s.text.strip()]
-        for i, section in enumerate(secs):
-            lang = load(ctx.language_of(section.id))
+        langs = [_language(ctx, s, corpus_languages) for s in secs]
+        # each section's own text: no navigation headings, captions or repeated heading
+        own = [_own(s, lang, repeated) for s, lang in zip(secs, langs, strict=True)]
+        prose = [s for s in own if s.kind == "prose" and len(s.text.split()) >= 3]
+        for i, section in enumerate(own):
+            lang = langs[i]
             if lang is None or section.kind != "prose" or not section.text.strip():
                 continue
             heading = clean_heading(section.heading)
             skipped = fold(heading) in lang.folded("skip_headings")
             if on(rules, "skip_heading") and skipped and not _describes(heading, lang):
                 continue
-            following = secs[i + 1] if i + 1 < len(secs) and secs[i + 1].kind == "prose" else None
+            following = own[i + 1] if i + 1 < len(own) and own[i + 1].kind == "prose" else None
             if (doc, lang.code) not in things:
                 things[(doc, lang.code)] = _thing(ctx.title(doc), secs, lang)
             thing = things[(doc, lang.code)]
             first = bool(prose) and prose[0].id == section.id
             pages[section.id] = Page(section, heading, lang, thing, product, following, first, rules)
     return pages
+
+
+def _own(section: Section, lang: LanguageData | None, repeated: frozenset[str]) -> Section:
+    if lang is None or section.kind != "prose":
+        return section
+    captions = lang.words.get("caption_words", ())
+    return replace(section, text=own_body(section.text, section.heading, captions, repeated))
+
+
+def _language(ctx: GenerationContext, section: Section, corpus: frozenset[str]) -> LanguageData | None:
+    """The data of the language to ask a section in: its document's, unless its own text is surely in another
+    language of the corpus (a French help page's short sections under English captions and notes)."""
+    code = ctx.language_of(section.id)
+    text = f"{section.heading}\n{section.text}"
+    if sum(c.isalpha() for c in text) >= SHORT_SECTION_LETTERS:
+        found = identify(text[:2000])
+        if found is not None and found[0] != code and found[0] in corpus and found[1] >= SHORT_SECTION_CONFIDENCE:
+            other = load(found[0])
+            if other is not None:
+                return other
+    return load(code)
 
 
 def _describes(heading: str, lang: LanguageData) -> bool:
@@ -101,6 +139,9 @@ def _describes(heading: str, lang: LanguageData) -> bool:
 def _thing(title: str, sections: list[Section], lang: LanguageData) -> Thing | None:
     """The page's thing: its title as a name (one to five words) and the generic noun its text uses most."""
     name = plain_name(title)
+    articles = lang.folded("definition_articles")
+    if len(name.split()) > 1 and fold(name.split()[0]) in articles:  # "The GIH Dialog Box": the article is the frame's
+        name = name.split(" ", 1)[1]
     if not name or not 1 <= len(name.split()) <= 5 or name.endswith("?"):
         return None
     nouns = lang.words.get("generic_nouns") or {}
@@ -122,7 +163,7 @@ def _thing(title: str, sections: list[Section], lang: LanguageData) -> Thing | N
     if not counts:
         return None
     noun, n = counts.most_common(1)[0]
-    if n < 3 or fold(noun) in {fold(w) for w in name.split()}:
+    if n < 3 or any(fold(w).startswith(fold(noun)) for w in name.split()):  # "Layer Modes": no "mode" after it
         return None
     articles = nouns[noun]
     written = noun if not lang.words.get("keeps_noun_case") else surface[noun].most_common(1)[0][0]
@@ -173,8 +214,6 @@ def _without_product(draft: Draft, page: Page) -> Draft:
     in_product = (page.lang.frame("in_product") or "").format(product=page.product or "")
     if not page.product or not in_product:
         return draft
-    from dataclasses import replace
-
     return replace(draft, question=draft.question.replace(in_product, "", 1))
 
 

@@ -98,11 +98,45 @@ def _body_answer(page: Page, max_words: int = ANSWER_WORDS[1]) -> tuple[str, tup
 def _body_answer_of(body: str, page: Page, max_words: int, ids: tuple[str, ...]) -> tuple[str, tuple[str, ...]] | None:
     n = len(body.split())
     if ANSWER_WORDS[0] <= n <= max_words:
-        return " ".join(sentences(body, page.lang.code)), ids
+        return (" ".join(sentences(body, page.lang.code)), ids) if _prose(body) else None
     found = steps(body)
-    if len(found) >= 2 and sum(len(s.split()) for s in found) <= max_words:
-        return " ".join(f"{i}. {s}" for i, s in enumerate(found, 1)), ids
+    if len(found) < 2:
+        return None
+    listed = " ".join(f"{i}. {s}" for i, s in enumerate(found, 1))
+    lead = " ".join(sentences(_lead(body), page.lang.code))
+    if lead and len(lead.split()) + len(listed.split()) <= max_words:
+        return f"{lead} {listed}", ids  # "You can open it in three ways: 1. ... 2. ..."
+    if lead and instructs(lead, page.lang):
+        return None  # the lead holds a step the list leaves out: the steps alone are incomplete
+    if len(listed.split()) <= max_words:
+        return listed, ids
     return None
+
+
+def _prose(body: str) -> bool:
+    """Most of the body's words are in sentences or list items, not in labels ("Left: origin", "Middle:
+    radius = 1 applied twice")."""
+    labels = sum(
+        len(line.split())
+        for line in body.splitlines()
+        if 0 < len(line.split()) <= 6  # a wrapped line of a paragraph is longer
+        and not re.search(r"[.!?:;…。]\W*$", line.strip())
+        and not _LIST_ITEM.match(line)
+    )
+    return labels <= len(body.split()) / 2
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-•*▪◦‣–·]|\(?\d{1,2}[.)])(?:\s|$)")
+
+
+def _lead(body: str) -> str:
+    """The body's text before its first list item."""
+    lead: list[str] = []
+    for line in body.splitlines():
+        if _LIST_ITEM.match(line):
+            break
+        lead.append(line)
+    return "\n".join(lead).strip()
 
 
 def instructs(answer: str, lang: LanguageData) -> bool:
@@ -116,15 +150,6 @@ def instructs(answer: str, lang: LanguageData) -> bool:
         return True
     verbs = {fold(v) for v in lang.tasks.get("verbs", ())}  # a sentence opening with a task verb: an imperative
     return any(fold(first[0]) in verbs for s in sentences(answer, lang.code) if (first := words(s)))
-
-
-def _without_captions(body: str, lang: LanguageData) -> str:
-    """The body without its figure and table captions ("Figure 14.128. The Crop tool options")."""
-    words_ = "|".join(re.escape(w) for w in lang.words.get("caption_words", ()))
-    if not words_:
-        return body
-    caption = re.compile(rf"^\s*(?:{words_})\s*\d+(?:\.\d+)*\.?\s", re.IGNORECASE)
-    return "\n".join(line for line in body.splitlines() if not caption.match(line))
 
 
 def question_heading(page: Page) -> Draft | None:

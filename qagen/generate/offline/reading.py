@@ -25,10 +25,65 @@ _QUOTES = re.compile(r"[\"“”„«»‘’‚‹›]")
 
 
 def clean_heading(heading: str) -> str:
-    """The heading without its number ("3.1.1. Import from PDF" -> "Import from PDF") and spare spaces."""
+    """The heading without its number ("3.1.1. Import from PDF" -> "Import from PDF") and spare spaces; of a
+    heading joined to its parent's ("3.6. Median Blur › 3.6.1. Overview"), its own part."""
     text = _SPACE.sub(" ", heading).strip()
+    text = text.rsplit(" › ", 1)[-1]
     text = _NUMBER.sub("", text).strip()
     return text.strip(" :.-–—")
+
+
+# a heading line of a page's navigation: "4. Common Tasks", "Chapter 7. Painting with GIMP", "Part III. Reference"
+_HEADING_LINE = re.compile(r"^(?:[^\W\d_]+\s+)?(?:\d+|[IVXLC]+)(?:\.\d+)*\.\s+\S.*$")
+_MULTI_LEVEL = re.compile(r"^(?:[^\W\d_]+\s+)?(?:\d+|[IVXLC]+)\.\d+|^[^\W\d_]+\s+(?:\d+|[IVXLC]+)\.\s")
+_STEP = re.compile(r"^\s*\(?\d{1,2}[.)]\s")
+_ENDS_SENTENCE = re.compile(r"[.!?:;…。]\W*$")
+
+
+def boilerplate(texts_by_document: dict[str, list[str]], share: float = 0.3) -> frozenset[str]:
+    """Lines (two words or more) that recur in at least ``share`` of the documents and in three or more:
+    a site's navigation and footer ("Report a bug in GIMP"), not anything one document says."""
+    seen: Counter[str] = Counter()
+    for texts in texts_by_document.values():
+        seen.update({_SPACE.sub(" ", line).strip() for text in texts for line in text.splitlines()})
+    least = max(3, share * len(texts_by_document))
+    return frozenset(line for line, n in seen.items() if n >= least and len(line.split()) >= 2)
+
+
+def own_body(text: str, heading: str, caption_words: Iterable[str] = (), repeated: frozenset[str] = frozenset()) -> str:
+    """A section's own text: without lines that repeat its heading, the page's navigation headings
+    ("4. Common Tasks", "Chapter 7. Painting with GIMP"), figure and table captions ("Figure 14.119.
+    Rotating paths"), the short labels under a caption ("Original image"), and the lines in ``repeated``
+    (:func:`boilerplate`)."""
+    own = fold(clean_heading(heading))
+    numbered_steps = sum(bool(_STEP.match(line)) for line in text.splitlines()) >= 2
+    captions = "|".join(re.escape(w) for w in caption_words)
+    caption = re.compile(rf"^\s*(?:{captions})\s*\d+(?:\.\d+)*\.?(?:\s|$)", re.IGNORECASE) if captions else None
+    kept: list[str] = []
+    under_caption = False
+    for line in text.splitlines():
+        stripped = _SPACE.sub(" ", line).strip()
+        if stripped in repeated:
+            continue
+        if caption is not None and caption.match(stripped):
+            under_caption = True
+            continue
+        short = len(stripped.split()) <= 6 and not _ENDS_SENTENCE.search(stripped)
+        if under_caption and stripped and short:
+            continue  # the figure's labels
+        under_caption = False
+        if stripped and own and fold(clean_heading(stripped)) == own:
+            continue
+        navigation = (
+            "→" not in stripped
+            and len(stripped.split()) <= 8
+            and not _ENDS_SENTENCE.search(stripped)
+            and _HEADING_LINE.match(stripped)
+            and (_MULTI_LEVEL.match(stripped) or not numbered_steps)
+        )
+        if not navigation:
+            kept.append(line)
+    return "\n".join(kept).strip()
 
 
 def plain_name(text: str) -> str:
@@ -171,6 +226,25 @@ def corpus_subject(sections: Iterable[Section], titles: dict[str, str]) -> str |
     for section in sorted(sections, key=lambda s: (s.doc_id, s.order)):
         texts.setdefault(section.doc_id, []).append(section.text)
     return corpus_product((titles.get(d, ""), " ".join(t)[:5000]) for d, t in sorted(texts.items()))
+
+
+def written_as(name: str, texts: Iterable[str], max_chars: int = 500_000) -> str:
+    """A name in capitals ("LATEX", a typeset logo's letters) as the corpus also spells it with inner capitals
+    ("LaTeX"), the most common such spelling; else ``name`` as it is ("GIMP")."""
+    if not (name.isupper() and name.isalpha()):
+        return name
+    key = name.casefold()
+    seen: Counter[str] = Counter()
+    read = 0
+    for text in texts:
+        for word in re.findall(rf"(?<![\w\\]){re.escape(name[0])}\w{{{len(name) - 1}}}(?!\w)", text, re.IGNORECASE):
+            inner = sum(c.isupper() for c in word[1:])
+            if word.casefold() == key and word[:1].isupper() and 0 < inner < len(word) - 1:
+                seen[word] += 1
+        read += len(text)
+        if read > max_chars:
+            break
+    return seen.most_common(1)[0][0] if seen else name
 
 
 @functools.lru_cache(maxsize=4096)
