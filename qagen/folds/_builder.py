@@ -224,8 +224,6 @@ class FoldBuilder:
                 data.topic, data.unit, data.n_units, fold, status, data.points, data.centroids,
                 chosen.fold_of_topic, mask,
             )  # fmt: skip
-        if assigned.any() and not chosen.reason:
-            self._warn_placed_balance(fold, status)
         ss_split, ss_sample = np.random.SeedSequence(self.seed).spawn(2)
         unit_split = self._split(data, fold, np.random.default_rng(ss_split))
         split = np.where(status == "kept", unit_split[data.unit], None)
@@ -233,6 +231,13 @@ class FoldBuilder:
         self._set_attributes(data, chosen, fold, status, split, sampled, unit_split, conflict_units)
         self.metrics_ = _metrics.compute(data, chosen, fold, status, split, sampled, doc_codes)
         self.metrics_["n_outliers_assigned"] = int(assigned.sum())
+        if assigned.any() and not chosen.reason and self.metrics_["small_fold_ratio"] < self.min_fold_ratio:
+            sizes = [self.metrics_["folds"][f]["sections"] for f in ("1", "2")]
+            self._warn(
+                f"placing outliers left the folds below min_fold_ratio={self.min_fold_ratio:g}: "
+                f"{sizes[0]} vs {sizes[1]} kept sections (the topics alone met it); "
+                "use outliers='drop' for the balanced split"
+            )
         self.metrics_["outliers"] = self.outliers
         self.metrics_["unit"] = self.unit
         self.metrics_["criterion"] = self.criterion
@@ -369,17 +374,6 @@ class FoldBuilder:
                 " all sampled"
             )
         return sampled
-
-    def _warn_placed_balance(self, fold: np.ndarray, status: np.ndarray) -> None:
-        """Warn when placing outliers took a split that met ``min_fold_ratio`` below it."""
-        kept = status == "kept"
-        sizes = [int((kept & (fold == f)).sum()) for f in (1, 2)]
-        if min(sizes) < self.min_fold_ratio * max(sizes):
-            self._warn(
-                f"placing outliers left the folds below min_fold_ratio={self.min_fold_ratio:g}: "
-                f"{sizes[0]} vs {sizes[1]} kept sections (the topics alone met it); "
-                "use outliers='drop' for the balanced split"
-            )
 
     def _warn(self, message: str) -> None:
         self.warnings_.append(message)

@@ -38,15 +38,23 @@ SECTION_LANGUAGE_CHARS = 200  # letters a section needs before its own language 
 SECTION_LANGUAGE_CONFIDENCE = 0.95
 
 
-def _own_language(text: str, document: str, corpus: frozenset[str]) -> str:
-    """``text``'s language when it is long, sure and one of the corpus's, else ``document``."""
+def own_language(
+    text: str,
+    document: str,
+    corpus: frozenset[str],
+    min_letters: int = SECTION_LANGUAGE_CHARS,
+    confidence: float = SECTION_LANGUAGE_CONFIDENCE,
+    max_chars: int = 4000,
+) -> str:
+    """``text``'s language when it has ``min_letters`` letters, is sure (``confidence``) and is one of the
+    corpus's, else ``document``."""
     from qagen.language import identify
 
-    head = text[:4000]
-    if sum(c.isalpha() for c in head) < SECTION_LANGUAGE_CHARS:
+    head = text[:max_chars]
+    if sum(c.isalpha() for c in head) < min_letters:
         return document
     found = identify(head)
-    if found is None or found[0] == document or found[0] not in corpus or found[1] < SECTION_LANGUAGE_CONFIDENCE:
+    if found is None or found[0] == document or found[0] not in corpus or found[1] < confidence:
         return document
     return found[0]
 
@@ -238,7 +246,7 @@ class GenerationContext:
         if not self.detect_sections:
             return document
         if section_id not in self._section_languages:
-            self._section_languages[section_id] = _own_language(section.text, document, self._corpus_languages)
+            self._section_languages[section_id] = own_language(section.text, document, self.corpus_languages)
         return self._section_languages[section_id]
 
     @functools.cached_property
@@ -246,7 +254,8 @@ class GenerationContext:
         return {}
 
     @functools.cached_property
-    def _corpus_languages(self) -> frozenset[str]:
+    def corpus_languages(self) -> frozenset[str]:
+        """The detected languages of the corpus's documents (none when ``generate.language`` is forced)."""
         return frozenset(self.doc_languages.values())
 
     def source(self, section_ids: Iterable[str]) -> Source:

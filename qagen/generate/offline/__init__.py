@@ -21,7 +21,7 @@ from collections import Counter, defaultdict
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from qagen.generate.context import GenerationContext, item_id
+from qagen.generate.context import GenerationContext, item_id, own_language
 from qagen.generate.lang import LanguageData, available, load
 from qagen.generate.offline.choice import Pools, contact_choice, definition_choice, menu_choice
 from qagen.generate.offline.phrases import PHRASES, Draft, Page, Thing
@@ -35,7 +35,6 @@ from qagen.generate.offline.reading import (
     written_as,
 )
 from qagen.generate.offline.rules import enabled, on
-from qagen.language import identify
 from qagen.records import GeneratorInfo, Item, ItemType, Section
 
 if TYPE_CHECKING:
@@ -86,11 +85,10 @@ def _pages(ctx: GenerationContext, rules: frozenset[str]) -> dict[str, Page]:
     product = ctx.subject and written_as(ctx.subject, (s.text for s in ctx.sections.values()))
     pages: dict[str, Page] = {}
     things: dict[tuple[str, str], Thing | None] = {}  # one per document and language: it reads the whole document
-    corpus_languages = frozenset(ctx.doc_languages.values()) | {ctx.language}
     repeated = boilerplate({doc: [s.text for s in secs] for doc, secs in by_doc.items()})
     for doc, secs in sorted(by_doc.items()):
         secs.sort(key=lambda s: s.order)
-        langs = [_language(ctx, s, corpus_languages) for s in secs]
+        langs = [_language(ctx, s) for s in secs]
         # each section's own text: no navigation headings, captions or repeated heading
         own = [_own(s, lang, repeated) for s, lang in zip(secs, langs, strict=True)]
         prose = [s for s in own if s.kind == "prose" and len(s.text.split()) >= 3]
@@ -118,18 +116,13 @@ def _own(section: Section, lang: LanguageData | None, repeated: frozenset[str]) 
     return replace(section, text=own_body(section.text, section.heading, captions, repeated))
 
 
-def _language(ctx: GenerationContext, section: Section, corpus: frozenset[str]) -> LanguageData | None:
-    """The data of the language to ask a section in: its document's, unless its own text is surely in another
-    language of the corpus (a French help page's short sections under English captions and notes)."""
+def _language(ctx: GenerationContext, section: Section) -> LanguageData | None:
+    """The data of the language to ask a section in: its document's, unless its own text, however short, is
+    surely in another language of the corpus (a French help page's short sections under English captions)."""
     code = ctx.language_of(section.id)
     text = f"{section.heading}\n{section.text}"
-    if sum(c.isalpha() for c in text) >= SHORT_SECTION_LETTERS:
-        found = identify(text[:2000])
-        if found is not None and found[0] != code and found[0] in corpus and found[1] >= SHORT_SECTION_CONFIDENCE:
-            other = load(found[0])
-            if other is not None:
-                return other
-    return load(code)
+    own = own_language(text, code, ctx.corpus_languages, SHORT_SECTION_LETTERS, SHORT_SECTION_CONFIDENCE, 2000)
+    return load(own) or load(code)
 
 
 def _describes(heading: str, lang: LanguageData) -> bool:
@@ -139,9 +132,9 @@ def _describes(heading: str, lang: LanguageData) -> bool:
 def _thing(title: str, sections: list[Section], lang: LanguageData) -> Thing | None:
     """The page's thing: its title as a name (one to five words) and the generic noun its text uses most."""
     name = plain_name(title)
-    articles = lang.folded("definition_articles")
-    if len(name.split()) > 1 and fold(name.split()[0]) in articles:  # "The GIH Dialog Box": the article is the frame's
-        name = name.split(" ", 1)[1]
+    leading = name.split(" ", 1)
+    if len(leading) > 1 and fold(leading[0]) in lang.folded("definition_articles"):
+        name = leading[1]  # "The GIH Dialog Box": the frame says the article
     if not name or not 1 <= len(name.split()) <= 5 or name.endswith("?"):
         return None
     nouns = lang.words.get("generic_nouns") or {}

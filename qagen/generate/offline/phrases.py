@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from qagen.generate.lang import LanguageData
 from qagen.generate.offline.reading import (
+    ENDS_SENTENCE,
     answer_text,
     english_verb,
     fold,
@@ -120,7 +121,7 @@ def _prose(body: str) -> bool:
         len(line.split())
         for line in body.splitlines()
         if 0 < len(line.split()) <= 6  # a wrapped line of a paragraph is longer
-        and not re.search(r"[.!?:;…。]\W*$", line.strip())
+        and not ENDS_SENTENCE.search(line.strip())
         and not _LIST_ITEM.match(line)
     )
     return labels <= len(body.split()) / 2

@@ -37,7 +37,7 @@ def clean_heading(heading: str) -> str:
 _HEADING_LINE = re.compile(r"^(?:[^\W\d_]+\s+)?(?:\d+|[IVXLC]+)(?:\.\d+)*\.\s+\S.*$")
 _MULTI_LEVEL = re.compile(r"^(?:[^\W\d_]+\s+)?(?:\d+|[IVXLC]+)\.\d+|^[^\W\d_]+\s+(?:\d+|[IVXLC]+)\.\s")
 _STEP = re.compile(r"^\s*\(?\d{1,2}[.)]\s")
-_ENDS_SENTENCE = re.compile(r"[.!?:;…。]\W*$")
+ENDS_SENTENCE = re.compile(r"[.!?:;…。]\W*$")  # a line that ends a sentence (or opens a list)
 
 
 def boilerplate(texts_by_document: dict[str, list[str]], share: float = 0.3) -> frozenset[str]:
@@ -68,7 +68,7 @@ def own_body(text: str, heading: str, caption_words: Iterable[str] = (), repeate
         if caption is not None and caption.match(stripped):
             under_caption = True
             continue
-        short = len(stripped.split()) <= 6 and not _ENDS_SENTENCE.search(stripped)
+        short = len(stripped.split()) <= 6 and not ENDS_SENTENCE.search(stripped)
         if under_caption and stripped and short:
             continue  # the figure's labels
         under_caption = False
@@ -77,7 +77,7 @@ def own_body(text: str, heading: str, caption_words: Iterable[str] = (), repeate
         navigation = (
             "→" not in stripped
             and len(stripped.split()) <= 8
-            and not _ENDS_SENTENCE.search(stripped)
+            and not ENDS_SENTENCE.search(stripped)
             and _HEADING_LINE.match(stripped)
             and (_MULTI_LEVEL.match(stripped) or not numbered_steps)
         )
