@@ -16,10 +16,12 @@ from qagen.generate.offline.reading import (
     answer_text,
     english_verb,
     fold,
+    is_list_item,
     namelike,
     sentences,
     steps,
     stop_words,
+    text_before_list,
     words,
 )
 from qagen.generate.offline.rules import on
@@ -104,7 +106,7 @@ def _body_answer_of(body: str, page: Page, max_words: int, ids: tuple[str, ...])
     if len(found) < 2:
         return None
     listed = " ".join(f"{i}. {s}" for i, s in enumerate(found, 1))
-    lead = " ".join(sentences(_lead(body), page.lang.code))
+    lead = " ".join(sentences(text_before_list(body), page.lang.code))
     if lead and len(lead.split()) + len(listed.split()) <= max_words:
         return f"{lead} {listed}", ids  # "You can open it in three ways: 1. ... 2. ..."
     if lead and instructs(lead, page.lang):
@@ -122,22 +124,9 @@ def _prose(body: str) -> bool:
         for line in body.splitlines()
         if 0 < len(line.split()) <= 6  # a wrapped line of a paragraph is longer
         and not ENDS_SENTENCE.search(line.strip())
-        and not _LIST_ITEM.match(line)
+        and not is_list_item(line)
     )
     return labels <= len(body.split()) / 2
-
-
-_LIST_ITEM = re.compile(r"^\s*(?:[-•*▪◦‣–·]|\(?\d{1,2}[.)])(?:\s|$)")
-
-
-def _lead(body: str) -> str:
-    """The body's text before its first list item."""
-    lead: list[str] = []
-    for line in body.splitlines():
-        if _LIST_ITEM.match(line):
-            break
-        lead.append(line)
-    return "\n".join(lead).strip()
 
 
 def instructs(answer: str, lang: LanguageData) -> bool:

@@ -125,7 +125,7 @@ def steps(text: str) -> list[str]:
                 out.append(" ".join(current))
             current = None
             continue
-        if _BULLET.match(stripped):
+        if is_list_item(stripped):
             if current:
                 out.append(" ".join(current))
             rest = _BULLET.sub("", stripped, count=1).strip()
@@ -136,6 +136,21 @@ def steps(text: str) -> list[str]:
         out.append(" ".join(current))
     # a contents line ("3 angle . . . . 3") is no step
     return [s for s in out if s and not re.search(r"(?:\.\s?){4,}", s)]
+
+
+def is_list_item(line: str) -> bool:
+    """A line that opens a numbered or bulleted item, as :func:`steps` reads them."""
+    return bool(_BULLET.match(line))
+
+
+def text_before_list(text: str) -> str:
+    """The body's text before the first item :func:`steps` reads, so the two never share a line."""
+    lead: list[str] = []
+    for line in text.splitlines():
+        if is_list_item(line):
+            break
+        lead.append(line)
+    return "\n".join(lead).strip()
 
 
 def answer_text(text: str, language: str, max_words: int) -> str:
