@@ -292,3 +292,81 @@ def test_a_title_that_is_no_name_is_left_out_of_a_factoid_rather_than_losing_it(
     assert list(questions(off)) == [
         "For “Opening times and holidays”, which phone number can I call for help with my prescription?"
     ]
+
+
+def test_a_section_is_read_without_navigation_captions_labels_and_repeated_lines() -> None:
+    from qagen.generate.offline.reading import boilerplate, clean_heading, own_body
+
+    assert clean_heading("3.6. Median Blur › 3.6.1. Overview") == "Overview"
+    assert own_body("4.7. Change the Mode\n4. Common Tasks", "4.7. Change the Mode") == ""
+    assert own_body("8. The Box\nChapter 7. Painting with GIMP", "8. The Box") == ""
+    text = "Figure 17.158. Example of the filter\nOriginal image\nFilter applied\nThe filter adds noise to a layer."
+    assert own_body(text, "Overview", ["Figure"]) == "The filter adds noise to a layer."
+    assert own_body(f"Do this:\n{STEPS}", "Saving", ["Figure"]) == f"Do this:\n{STEPS}"  # numbered steps stay
+    pages = {d: [f"Page {d} says something of its own.\nReport a bug in GIMP"] for d in "abcd"}
+    repeated = boilerplate(pages)
+    assert repeated == {"Report a bug in GIMP"}
+    assert own_body(pages["a"][0], "Page a", (), repeated) == "Page a says something of its own."
+
+
+def test_a_page_whose_first_section_is_its_navigation_is_described_from_its_body() -> None:
+    def body(name: str) -> str:  # each page's own words (a line on every page is the site's, not the page's)
+        return (
+            f"This command {name.lower()}s a normal selection. The command keeps the pixels. "
+            f"You can undo this command's {name.lower()} with the mouse before you anchor it."
+        )
+
+    pages = {}
+    for k, (d, name) in enumerate([("f", "Float"), ("g", "Grow"), ("h", "Shrink")], 1):
+        heading = f"4.{k}. {name}"
+        pages[d] = (heading, [(heading, f"{heading}\n4. The Select Menu"), (heading, body(name))])
+    asked = {i.question: i for i in generate_offline(ctx_of(pages, types=["long_form"], subject="GIMP"))}
+    item = asked["What does the Float command do in GIMP?"]
+    assert item.generator.rule == "what_does_do" and item.answer.startswith("This command floats")
+    assert item.source.section_ids == ("f-s1",)
+    assert not any("Select Menu" in i.answer for i in asked.values())
+
+
+def test_a_short_section_in_another_language_of_the_corpus_is_asked_in_it() -> None:
+    english = "You can use this filter to turn the colors of an image. " * 12
+    french = "On accède à ce filtre par le menu d'image en suivant Couleurs → Carte → Rotation des couleurs ."
+    ctx = ctx_of(
+        {
+            "r": ("Rotation des couleurs", [("Overview", english), ("Accès", french)]),
+            "e": ("Other", [("Overview", english)]),
+            "f": ("Autre", [("Aperçu", "Ce filtre change les couleurs de l'image et garde les formes. " * 12)]),
+        },
+        types=["long_form"],
+        subject="GIMP",
+    )
+    assert ctx.language_of("r-s1") == "en"  # too short for the context's own check
+    made = [i for i in generate_offline(ctx) if i.source.section_ids == ("r-s1",)]
+    assert made and all(i.language == "fr" for i in made), [(i.language, i.question) for i in made]
+
+
+def test_a_how_to_answer_keeps_the_sentence_before_its_list_and_labels_are_no_answer() -> None:
+    after = " ".join(["The tool remembers its settings between sessions and images."] * 16)
+    body = f"You can open the tool in two ways:\n- from the menu Tools → Paint → Heal,\n- or with the H key.\n\n{after}"
+    ctx = ctx_of({"t": ("Heal", [("How do I open the healing tool?", body)])}, types=["long_form"])
+    item = next(i for i in generate_offline(ctx) if i.generator.rule == "question_heading")
+    assert item.answer.startswith("You can open the tool in two ways: 1. from the menu")
+    labels = "Left: origin\nMiddle: radius = 1 applied twice\nRight: radius = 1 applied three times\nReducing scratches"
+    ctx = ctx_of({"m": ("Median", [("How do I reduce noise with median blur?", labels)])}, types=["long_form"])
+    assert questions(ctx) == {}
+
+
+def test_a_title_article_is_not_doubled_and_a_plural_name_gets_no_noun_after_it() -> None:
+    body = "This brush paints with several images. The brush turns as you paint. Save this brush as a file."
+    ctx = ctx_of({"b": ("The Dialog Box Editor", [("Overview", body)])}, types=["long_form"], subject="GIMP")
+    assert "What does the Dialog Box Editor brush do in GIMP?" in questions(ctx)
+    modes = "This mode blends a layer with the layers below it. Each mode gives its own result. Pick this mode."
+    ctx = ctx_of({"l": ("Layer Modes", [("Overview", modes)])}, types=["long_form"], subject="GIMP")
+    assert not any("Modes mode" in q for q in questions(ctx))
+
+
+def test_a_name_typeset_in_capitals_is_written_as_the_corpus_spells_it() -> None:
+    from qagen.generate.offline.reading import written_as
+
+    assert written_as("LATEX", ["run LATEX twice", "a LaTeX file", "see \\LaTeX", "LaTeX2e"]) == "LaTeX"
+    assert written_as("GIMP", ["GIMP opens", "Gimp is free"]) == "GIMP"  # one capital is no inner capital
+    assert written_as("LaTeX", ["LATEX"]) == "LaTeX"
