@@ -9,7 +9,7 @@ from pathlib import Path
 import phonenumbers
 import pytest
 
-from qagen.generate.entities import (
+from qagen.entities import (
     ENTITY_KINDS,
     entity_distractors,
     entity_key,

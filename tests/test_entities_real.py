@@ -11,7 +11,7 @@ import pytest
 from publicsuffixlist import PublicSuffixList
 
 from qagen.config import ParseConfig
-from qagen.generate.entities import ENTITY_KINDS, entity_distractors, extract_entities, normalize_entity
+from qagen.entities import ENTITY_KINDS, entity_distractors, extract_entities, normalize_entity
 from qagen.ingest import parse_documents
 from qagen.ingest.kinds import is_code_line
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from qagen.entities import extract_entities
 from qagen.generate.context import document_titles
-from qagen.generate.entities import extract_entities
 from qagen.generate.factoids import entity_question
 from qagen.generate.subjects import is_byline
 from qagen.records import Document, Section
@@ -87,7 +87,7 @@ def test_an_address_split_by_a_drawn_underscore_ftp_hosts_and_pronoun_sentences_
 
 
 def test_an_instruction_heading_or_a_byline_is_not_the_topic_of_a_factoid() -> None:
-    from qagen.generate.factoids import _topic
+    from qagen.generate.factoid_labels import contact_topic as _topic
 
     assert _topic("Get a Launchpad account", "Ubuntu Packaging Guide") == "the Ubuntu Packaging Guide"
     byline = "Frank Mittelbach Email: see top of the source file Printed October 2024"

@@ -1,7 +1,7 @@
 """Factoid checks (paper Appendix B): long-form items that are really factoids, and the
 entity back-check of factoid items.
 
-Entities are found and normalised by :mod:`qagen.generate.entities` (the same code the
+Entities are found and normalised by :mod:`qagen.entities` (the same code the
 generator uses), so "020-794 3120" in an answer and "+31 20 794 3120" in a section match.
 """
 
@@ -23,7 +23,7 @@ def check_long_form_factoid(item: Item, ctx: FilterContext, config: FilterConfig
     n_words = len(item.answer.split())
     if n_words > config.factoid_max_answer_words:
         return None
-    from qagen.generate.entities import extract_entities
+    from qagen.entities import extract_entities
 
     found = extract_entities(item.answer, list(ctx.entity_kinds), ctx.phone_region)
     if found:
@@ -35,7 +35,7 @@ def check_factoid_entity(item: Item, ctx: FilterContext, config: FilterConfig) -
     """The factoid's normalised entity is found in both its answer and its source section."""
     if item.type != "factoid":
         return None
-    from qagen.generate.entities import ENTITY_KINDS, extract_entities, normalize_entity
+    from qagen.entities import ENTITY_KINDS, extract_entities, normalize_entity
 
     kind = item.entity_kind or ""
     if kind not in ENTITY_KINDS:

@@ -189,7 +189,7 @@ def source_vocabulary(item: Item, ctx: FilterContext, source: str) -> Vocabulary
 
 def _without_entities(item: Item, ctx: FilterContext) -> str:
     """A factoid's answer without its entities (checked normalised by ``factoid_entity``)."""
-    from qagen.generate.entities import ENTITY_KINDS, extract_entities
+    from qagen.entities import ENTITY_KINDS, extract_entities
 
     kinds = [k for k in (item.entity_kind, *ctx.entity_kinds) if k in ENTITY_KINDS]
     text = item.answer

@@ -4,7 +4,7 @@
   :mod:`qagen.generate.offline.rules` over the language data of :mod:`qagen.generate.lang`.
 - :func:`qagen.generate.requests.plan_requests` and
   :func:`qagen.generate.replies.items_from_results` — the LLM path around the engine.
-- :func:`qagen.generate.entities.extract_entities` / ``normalize_entity`` — phone numbers,
+- :func:`qagen.entities.extract_entities` / ``normalize_entity`` — phone numbers,
   e-mail addresses and URLs, shared with the filter stage.
 
 Importing this package is light (no phonenumbers, no model libraries).

@@ -20,8 +20,8 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from qagen.config import GenerateConfig, LLMConfig
+from qagen.entities import extract_entities
 from qagen.generate.context import GenerationContext
-from qagen.generate.entities import extract_entities
 from qagen.generate.mix import BLOOM_DESCRIPTIONS, BLOOM_NAMES, SCENARIO_DESCRIPTIONS, assign, question_task
 from qagen.generate.prompts import (
     DEFAULT_FEW_SHOT,

@@ -133,7 +133,7 @@ def _phone_region(out: Path, configured: str, iterations: list[Iteration]) -> st
         counts = (read_json(manifest).get("stages", {}).get("generate") or {}).get("counts") or {}
         if counts.get("phone_region"):
             return str(counts["phone_region"])
-    from qagen.generate.entities import infer_phone_region
+    from qagen.entities import infer_phone_region
 
     return infer_phone_region(q.item.answer for it in iterations for q in it.questions)
 

@@ -101,7 +101,7 @@ def bleu_signature(tokenize: str = "13a") -> str:
 
 def factoid_correct(answer: str, kind: str | None, entity: str | None, region: str) -> bool | None:
     """Whether ``answer`` holds the normalised ``entity``; None when the entity cannot be normalised."""
-    from qagen.generate.entities import ENTITY_KINDS, extract_entities, normalize_entity
+    from qagen.entities import ENTITY_KINDS, extract_entities, normalize_entity
 
     if kind not in ENTITY_KINDS or not entity:
         return None

@@ -108,7 +108,7 @@ def _false_premises(
 ) -> tuple[list[Item], list[tuple[Item, str]]]:
     """False-premise variants as ``generate.premise_mix`` asks, and those not made with why; the corpus's values
     are read only then."""
-    from qagen.generate.entities import extract_entities
+    from qagen.entities import extract_entities
     from qagen.generate.premises import asked_share, make_false_premises
 
     share = asked_share(gen_cfg.premise_mix)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def generate_config(ctx: StageContext) -> GenerateConfig:
     """The ``[generate]`` section with ``phone_region = auto`` resolved from the corpus."""
-    from qagen.generate.entities import resolve_phone_region
+    from qagen.entities import resolve_phone_region
 
     return resolve_phone_region(ctx.config.generate, (s.text for s in ctx.inputs["sections.jsonl"]))
 

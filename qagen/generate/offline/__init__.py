@@ -228,7 +228,7 @@ def quotes_a_title(question: str, titles: tuple[str, ...]) -> bool:
 
 
 def _factoids(ctx: GenerationContext, page: Page, rules: frozenset[str]) -> list[Item]:
-    from qagen.generate.entities import extract_entities
+    from qagen.entities import extract_entities
     from qagen.generate.factoids import entity_question
 
     section = page.section

@@ -47,7 +47,7 @@ class Pools:
         rules: frozenset[str],
     ) -> Pools:
         """Only the pools the rules in use draw from (each reads every page of the corpus)."""
-        from qagen.generate.entities import extract_entities
+        from qagen.entities import extract_entities
 
         entities: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
         menus: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
