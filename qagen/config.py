@@ -743,6 +743,12 @@ class ScoreConfig(_Section):
     llm_refusals: bool = Field(
         True, description="with refusal_judge = auto and an LLM judge, the judge decides refusals (false: phrases)"
     )
+    max_answer_chars: int = Field(
+        20_000,
+        gt=0,
+        description="an answer longer than this is scored on its first max_answer_chars characters, with a warning "
+        "(a chatbot reply runs to a few thousand; a runaway one would keep the text metrics busy for minutes)",
+    )
     recall_k: list[int] = Field(default_factory=lambda: [1, 3, 5], description="k of retrieval recall@k")
     context_tfidf_threshold: float = Field(
         0.3,

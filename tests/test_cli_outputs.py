@@ -495,3 +495,7 @@ def test_export_never_replaces_files_it_did_not_write(out, tmp_path):
     again = tmp_path / "again"  # an earlier export's folder is rewritten
     qagen("export", out, "--format", "hf", "-o", again)
     assert qagen("export", out, "--format", "hf", "-o", again).output.startswith("wrote ")
+    (again / "data" / "notes.txt").write_text("mine\n")  # a file of the user's in an earlier export's folder
+    result = CliRunner().invoke(cli, ["export", str(out), "--format", "hf", "-o", str(again)], prog_name="qagen")
+    assert result.exit_code != 0 and "an earlier qagen export did not write" in result.output
+    assert (again / "data" / "notes.txt").read_text() == "mine\n"

@@ -398,3 +398,18 @@ def test_a_failed_mcq_judgement_is_ungraded_never_wrong(out):
     assert judged["accuracy"] is None and judged["accuracy_ci"] is None  # not 0 %: nothing was graded
     assert "the MCQ judge failed on 2 of 2 multiple-choice answer(s); they are ungraded" in " ".join(s["warnings"])
     assert s["overall"]["mcq"]["embedding"].get("failed") is None  # the baseline still grades
+
+
+def test_a_runaway_answer_is_scored_on_its_first_characters_with_a_warning(out):
+    long_tail = " and so on" * 5_000  # 50,000 characters after the answer
+    rows = [dict(a, answer=a["answer"] + long_tail) if a["item_id"] == "l1" else a for a in ANSWERS]
+    config = Config.model_validate({"score": {"max_answer_chars": 2_000}})
+    s = run(out, rows, config=config)
+    longest = max(len(a["answer"]) for a in rows)
+    n_long = sum(a["item_id"] == "l1" for a in ANSWERS)
+    assert f"{n_long} answer(s) longer than 2,000 characters (the longest {longest:,})" in " ".join(s["warnings"])
+    assert s["refusal"]["answers_cut"] == {"answers": n_long, "longest": longest, "max_chars": 2_000}
+    scored = {(r["item_id"], r["iteration"]): r for r in map(json.loads, (out / "scores.items.jsonl").open())}
+    assert scored[("l1", IT1)]["declined"] is False and scored[("l1", IT1)]["rougeL"] > 0  # scored, not dropped
+    plain = run(out, ANSWERS)
+    assert not any("longer than" in w for w in plain["warnings"]) and plain["refusal"]["answers_cut"] is None

@@ -99,6 +99,13 @@ def export(out_dir: Path, fmt: str, dest: Path) -> list[Path]:
             f"the export folder {display_name(dest)} holds files qagen export did not write (it has no exports.json); "
             "pass a new or empty folder, so that nothing of yours is replaced"
         )
+    strangers = _not_written_by_export(dest)
+    if strangers:
+        raise OutputFolderError(
+            f"the export folder {display_name(dest)} holds {len(strangers)} file(s) an earlier qagen export did not "
+            f"write ({display_name(strangers[0])}); move them out or pass a new or empty folder, so that nothing of "
+            "yours is replaced"
+        )
     folder = OutputFolder(out_dir)
     crosseval_path = folder.file(CROSSEVAL)
     if not crosseval_path.is_file():
@@ -130,9 +137,29 @@ def export(out_dir: Path, fmt: str, dest: Path) -> list[Path]:
         write_text(readme, _hf_readme(index))
         written.append(readme)
     manifest = dest / "exports.json"
-    write_json(manifest, {"format": fmt, "refusal_answer": crosseval.get("refusal_answer"), "iterations": index})
+    files = sorted(p.relative_to(dest).as_posix() for p in written)
+    write_json(
+        manifest,
+        {"format": fmt, "refusal_answer": crosseval.get("refusal_answer"), "iterations": index, "files": files},
+    )
     written.append(manifest)
     return written
+
+
+def _not_written_by_export(dest: Path) -> list[Path]:
+    """Files in an earlier export's folder that its ``exports.json`` does not list (an index written before
+    exports listed their files is trusted)."""
+    index = dest / "exports.json"
+    if not index.is_file():
+        return []
+    try:
+        listed = read_json(index).get("files")
+    except (OSError, ValueError, AttributeError):
+        listed = None
+    if not isinstance(listed, list):
+        return []
+    known = {*map(str, listed), "exports.json"}
+    return sorted(p for p in dest.rglob("*") if p.is_file() and p.relative_to(dest).as_posix() not in known)
 
 
 def flat_record(rec: dict[str, Any], iteration: dict[str, Any]) -> dict[str, Any]:

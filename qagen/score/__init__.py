@@ -89,6 +89,7 @@ def score(
     answers = load_answers(answers_path)
     if not answers:
         raise ScoreError(f"{answers_path} holds no answers; make them with qagen.score.collect or your own script")
+    answers, cut = cut_long_answers(answers, cfg.score.max_answer_chars)
     matched = match_answers(dataset, answers, source=str(answers_path))
     judges = make_judges(
         judge if judge is not None else cfg.score.judge,
@@ -100,6 +101,7 @@ def score(
         grader=grader,
     )
     rows, notes = evaluate(matched, dataset, cfg.score, judges, progress=progress)
+    notes["answers_cut"] = cut
     scores = {
         "qagen_version": _version(),
         "answers_file": str(answers_path),
@@ -116,6 +118,18 @@ def score(
     scores["rows_file"] = {"path": rows_path(target).name, "sha256": sha256_file(rows_path(target)), "rows": len(rows)}
     write_json(target, scores)
     return scores
+
+
+def cut_long_answers(answers: list[Answer], max_chars: int) -> tuple[list[Answer], dict[str, int] | None]:
+    """``answers`` with each one longer than ``max_chars`` cut to its first ``max_chars`` characters, and
+    what was cut (``{"answers": n, "longest": chars, "max_chars": max_chars}``; None when nothing was)."""
+    import dataclasses
+
+    long = [len(a.answer) for a in answers if len(a.answer) > max_chars]
+    if not long:
+        return answers, None
+    kept = [dataclasses.replace(a, answer=a.answer[:max_chars]) if len(a.answer) > max_chars else a for a in answers]
+    return kept, {"answers": len(long), "longest": max(long), "max_chars": max_chars}
 
 
 def dataset_changed(scores: dict[str, Any], crosseval: dict[str, Any]) -> bool:

@@ -164,6 +164,13 @@ def warnings(scores: dict[str, Any], notes: dict[str, Any]) -> list[str]:
             )
     if notes.get("llm_failed"):
         out.append(f"the LLM judge failed on {notes['llm_failed']} refusal request(s); phrases decided those")
+    cut = notes.get("answers_cut")
+    if cut:
+        out.append(
+            f"{cut['answers']} answer(s) longer than {cut['max_chars']:,} characters (the longest {cut['longest']:,}) "
+            f"were scored on their first {cut['max_chars']:,}; is the chatbot's output cut off at the end of its "
+            "reply? (score.max_answer_chars sets the bound)"
+        )
     return out
 
 
