@@ -370,3 +370,19 @@ def test_a_name_typeset_in_capitals_is_written_as_the_corpus_spells_it() -> None
     assert written_as("LATEX", ["run LATEX twice", "a LaTeX file", "see \\LaTeX", "LaTeX2e"]) == "LaTeX"
     assert written_as("GIMP", ["GIMP opens", "Gimp is free"]) == "GIMP"  # one capital is no inner capital
     assert written_as("LaTeX", ["LATEX"]) == "LaTeX"
+
+
+def test_a_page_is_named_with_a_noun_its_text_says_of_it_and_without_a_menu_ellipsis() -> None:
+    # "tool" is said of other things only (the Bucket Fill tool, a bare "the tool"): no "Patterns tool"
+    patterns = (
+        "Patterns are small images that fill an area. Use the Bucket Fill tool to fill with one. "
+        "The tool takes the pattern you choose. Click the tool again to pick another one. The tool is fast."
+    )
+    ctx = ctx_of({"p": ("Patterns", [("Overview", patterns)])}, types=["long_form"], subject="GIMP")
+    assert not any("Patterns tool" in q or "tool Patterns" in q for q in questions(ctx)), questions(ctx)
+    # "this filter" says it of the page's thing; the menu entry's ellipsis is no part of its name
+    alpha = "This filter makes one colour transparent. The filter keeps the other colours. Use this filter on logos."
+    ctx = ctx_of({"a": ("Color to Alpha…", [("Overview", alpha)])}, types=["long_form"], subject="GIMP")
+    asked = questions(ctx)
+    assert "What does the Color to Alpha filter do in GIMP?" in asked, asked
+    assert not any("…" in q for q in asked)

@@ -143,16 +143,27 @@ def _thing(title: str, sections: list[Section], lang: LanguageData) -> Thing | N
     if named is not None:
         return named
     demonstratives = lang.folded("demonstratives")
+    name_words = [fold(w) for w in re.findall(r"[^\W\d_][\w-]*", name)]
     counts: Counter[str] = Counter()
+    said_of_it: set[str] = set()
     surface: dict[str, Counter[str]] = defaultdict(Counter)
     for section in sections:
         tokens = re.findall(r"[^\W\d_][\w-]*", section.text)
+        keys = [fold(w) for w in tokens]
         for i, word in enumerate(tokens):
-            key = fold(word)
-            if key in folded:
-                # "this filter", "the tool": the page calls its thing so; a bare mention counts less
-                counts[folded[key]] += 3 if i and fold(tokens[i - 1]) in demonstratives else 1
-                surface[folded[key]][word] += 1
+            key = keys[i]
+            if key not in folded:
+                continue
+            # "this filter", "the Align tool", "le filtre Flou": the page calls its thing so; a bare
+            # mention ("use the tool") may be of another thing and counts less
+            pointed = bool(i) and keys[i - 1] in demonstratives
+            width = len(name_words)
+            named = keys[max(0, i - width) : i] == name_words or keys[i + 1 : i + 1 + width] == name_words
+            counts[folded[key]] += 3 if pointed or named else 1
+            surface[folded[key]][word] += 1
+            if pointed or named:
+                said_of_it.add(folded[key])
+    counts = Counter({noun: n for noun, n in counts.items() if noun in said_of_it})
     if not counts:
         return None
     noun, n = counts.most_common(1)[0]

@@ -87,8 +87,10 @@ def own_body(text: str, heading: str, caption_words: Iterable[str] = (), repeate
 
 
 def plain_name(text: str) -> str:
-    """A heading or title as a name: no number, no quotes around it, no footnote marks ("package∗")."""
-    return re.sub(r"[∗†‡*§¶]+", "", _QUOTES.sub("", clean_heading(text))).strip()
+    """A heading or title as a name: no number, no quotes around it, no footnote marks ("package∗"), no menu
+    ellipsis ("Color to Alpha…")."""
+    name = re.sub(r"[∗†‡*§¶]+", "", _QUOTES.sub("", clean_heading(text))).strip()
+    return re.sub(r"\s*(?:…|\.\.\.)$", "", name)  # a menu entry that opens a dialog: "Color to Alpha…"
 
 
 def sentences(text: str, language: str) -> list[str]:
