@@ -522,3 +522,24 @@ def test_distractors_are_deterministic() -> None:
     assert first == again
     with pytest.raises(ValueError, match="entity kinds"):
         entity_distractors("24 hours", "duration", [], random.Random(0))
+
+
+@pytest.mark.parametrize(
+    ("text", "markers", "reason"),
+    [
+        ("Sets the email (e.g., rbt@sent.as) associated with the author.", ["e.g."], "an example value"),
+        ("Die Adresse (z. B. info@firma.de) steht oben.", ["z. B."], "an example value"),
+        ("* email: Mark.Trettin@gmx.de", [], "a footnote or reference"),
+        ("23 http://www.latex-project.org/cgi-bin/ltxbugs2html?pr=latex/2618", [], "a footnote or reference"),
+        ("[4] L. Lamport, see https://latex-project.org/guides", [], "a footnote or reference"),
+        ("Write to support@example.org for help.", [], None),
+        ("Questions? Write to help@ctan.org.", ["e.g."], None),
+        ("1. Call +1 212 555 0100 for help with your order.", [], None),
+        ("Appointments desk: +31 20 794 3120", [], None),
+    ],
+)
+def test_an_example_or_a_footnote_address_is_incidental(text, markers, reason):
+    from qagen.entities import incidental
+
+    found = extract_entities(text, ["phone", "email", "url"], "NL")
+    assert found and incidental(text, found[0], markers) == reason

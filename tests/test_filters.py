@@ -826,11 +826,16 @@ def test_a_listing_quoted_line_by_line_is_quoted():
     assert quoted(made_up, source) < QUOTE_MIN_RATIO
 
 
-def test_options_of_a_notation_differ_in_their_symbols():
+def test_options_of_a_notation_differ_in_their_symbols_and_where_they_stand():
     notation = mcq(options=("S := a, aS", "S -> a ; aS", "S ::= a | aS", "a | aS ::= S"), index=2)
     assert check_mcq(notation, CTX, CFG) is None
     same = mcq(options=("x := 1", "x := 1.", "x <- 1", "x = 1"), index=0)
     assert check_mcq(same, CTX, CFG).reason == "mcq: options not distinct"
+    # where the symbols stand tells a prefix form from an infix one
+    order = mcq(options=("3 + 5", "(+ 3 5)", "(3 + 5)", "+(3 5)"), index=1)
+    assert check_mcq(order, CTX, CFG) is None
+    quoted_twice = mcq(options=("Paris.", "«Paris»", "Lyon", "Nice"), index=0)
+    assert check_mcq(quoted_twice, CTX, CFG).reason == "mcq: options not distinct"
 
 
 def test_punctuation_inside_a_word_keeps_two_options_apart():

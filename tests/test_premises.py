@@ -245,3 +245,18 @@ def test_score_counts_a_false_premise_corrected_only_when_the_answer_gives_the_s
     block = scores["overall"]["false_premise"]
     assert block["n"] == len(answers) and block["corrected"] == (len(answers) + 1) // 2
     assert set(scores["by_premise"]) == {"false"}
+
+
+def test_the_wrong_value_is_a_near_miss_of_the_right_one_when_one_can_be_made() -> None:
+    asked = factoid(
+        2, "For IT Helpdesk, which e-mail address can I write to about lost or stolen devices?",
+        "servicedesk@northwind.nl", kind="email",
+    )  # fmt: skip
+    sections = {"d1-s2": section("d1-s2", "d1", "Lost or stolen devices: write to servicedesk@northwind.nl.")}
+    values = {"email": [("d1", "servicedesk@northwind.nl", "servicedesk@northwind.nl", "Lost or stolen devices"),
+                        ("d4", "press@aquaboil.com", "press@aquaboil.com", "Press enquiries")]}  # fmt: skip
+    made, failed = make_false_premises([asked], 1.0, sections, values, seed=0)
+    assert failed == [] and len(made) == 1
+    wrong = made[0].premise_claim
+    # another mailbox of the same domain, not the kettle maker's press address
+    assert wrong != "servicedesk@northwind.nl" and wrong.endswith("@northwind.nl"), wrong

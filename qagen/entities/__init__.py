@@ -28,7 +28,7 @@ entity: whole values of the same kind, never fragments of the right one.
 from qagen.entities.addresses import registrable_domain
 from qagen.entities.base import ENTITY_KINDS, Entity
 from qagen.entities.distractors import entity_distractors, entity_key, usable_distractor
-from qagen.entities.find import extract_entities, normalize_entity
+from qagen.entities.find import extract_entities, incidental, normalize_entity
 from qagen.entities.phones import infer_phone_region, resolve_phone_region
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "entity_distractors",
     "entity_key",
     "extract_entities",
+    "incidental",
     "infer_phone_region",
     "normalize_entity",
     "registrable_domain",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 from qagen.entities.addresses import (
     TRAILING,
     URL_SCHEME,
@@ -66,3 +69,25 @@ def normalize_entity(kind: str, text: str, region: str) -> str | None:
     if raw != text.rstrip(TRAILING):
         return None
     return url_key(raw, bare=not URL_SCHEME.match(raw))
+
+
+# A footnote or a reference: a line opening with a footnote mark or number ("* email: ...", "23 See ...",
+# "[4] Lamport, ...") rather than a sentence or a contact line.
+_NOTE_LINE = re.compile(r"^\s*(?:[∗*†‡§]+|\[\d{1,3}\]|\d{1,3}(?=\s+[^\W\d]))")
+
+
+def incidental(text: str, entity: Entity, example_markers: Iterable[str] = ()) -> str | None:
+    """Why ``entity`` (found in ``text``) is no one's contact a user would ask for, or None when it may be.
+
+    A value a marker of the language calls an example ("e.g.", "z. B.", "bijv.") or one on a footnote or
+    reference line ("* email: ...", "23 http://...", "[4] ..."). (A domain reserved for examples is no sign:
+    made-up organisations in guides and test documents use example.org for their real contacts.)
+    """
+    before = text[max(0, entity.start - 40) : entity.start].casefold()
+    if any(m.casefold() in before for m in example_markers if m):
+        return "an example value"
+    end = text.find("\n", entity.start)
+    line = text[text.rfind("\n", 0, entity.start) + 1 : end if end >= 0 else len(text)]
+    if _NOTE_LINE.match(line):
+        return "a footnote or reference"
+    return None

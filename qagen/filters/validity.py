@@ -48,11 +48,12 @@ def normalize_text(text: str) -> str:
     return " ".join("".join(kept).split())
 
 
-def _marks(text: str) -> str:
-    """The symbols of an option in order, sentence punctuation at its end left out: options of a notation or
-    an operator ("x := 1", "x <- 1", "x = 1") differ only in them."""
-    text = unicodedata.normalize("NFKC", text).strip().rstrip(".!?;:,…")
-    return "".join(ch for ch in text if not ch.isalnum() and not ch.isspace())
+def _written(text: str) -> str:
+    """An option as written, its spaces and the sentence punctuation at its end left out: options of a notation
+    or an operator differ in their symbols or in where they stand ("x := 1" and "x <- 1"; "(+ 3 5)" and
+    "(3 + 5)"), "Paris." and "paris" do not."""
+    text = unicodedata.normalize("NFKC", text).casefold().strip().rstrip(".!?;:,…").strip("\"'«»“”„‘’‹›")
+    return "".join(ch for ch in text if not ch.isspace())
 
 
 def check_schema(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject | None:
@@ -113,7 +114,7 @@ def check_mcq(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject | 
     normalized = [normalize_text(o) for o in options]
     if any(not n for n in normalized):
         return Reject("mcq: empty option")
-    told = [(n, _marks(o)) for n, o in zip(normalized, options, strict=True)]  # "S ::= a | aS" is no "S -> a ; aS"
+    told = [(n, _written(o)) for n, o in zip(normalized, options, strict=True)]  # "S ::= a | aS" is no "S -> a ; aS"
     if len(set(told)) < MCQ_OPTIONS:
         duplicate = next(o for i, o in enumerate(options) if told[i] in told[:i])
         return Reject("mcq: options not distinct", duplicate[:80])

@@ -8,12 +8,13 @@ reference answer gives the source's fact::
 
     What is the phone number of the appointments desk at the Cardiology Outpatient Clinic?
     -> I was told the phone number of the appointments desk at the Cardiology Outpatient Clinic is
-       +44 20 7946 0958. Is that right?
-       reference: "No: the phone number of the appointments desk ... is +31 20 794 3120, not +44 20 7946 0958."
+       +31 20 794 3185. Is that right?
+       reference: "No: the phone number of the appointments desk ... is +31 20 794 3120, not +31 20 794 3185."
 
-The wrong value is a whole value of the same kind found in another document of the corpus (a
-phone number, e-mail or web address), or for a fill-in-the-blank question one of its distractors
-(a term of the same kind from the corpus); it never appears in the source's document (or, for a
+The wrong value is a near miss of the right one (another mailbox of the same domain, another page of the
+same site, other last digits of a phone number), else a whole value of the same kind found in another
+document of the corpus, or for a fill-in-the-blank question one of its distractors (a term of the same
+kind from the corpus); it never appears in the source's document (or, for a
 distractor, in the source section), so the source says something else. Made offline in English:
 a factoid in one of qagen's frames asserts it of what the question asks for; a factoid in other
 words (an LLM's) is asked as written with the wrong value offered after it ("... ? I was told it is
@@ -28,9 +29,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import random
 import re
 from collections.abc import Mapping, Sequence
 
+from qagen.entities import ENTITY_KINDS, entity_distractors, entity_key
 from qagen.generate.text import word_set
 from qagen.io import sha256_text
 from qagen.records import Item, Section
@@ -286,7 +289,12 @@ def _claim(
         asked = _distinctive(item)
         near = {norm for _, _, norm, around in pool if asked & _words(around)}
         others = {norm: text for doc, text, norm, _ in pool if doc != item.source.doc_id and norm not in said | near}
-        candidates = sorted(others.values(), key=lambda v: sha256_text(f"{seed}:{item.id}:{v}"))
+        # a near miss of the right value first (another mailbox of the same domain, another page of the same
+        # site, other last digits): what a user may really have been told; an unrelated document's value
+        # ("an AMS ftp address" for a file system standard) reads as no one's belief
+        misses = _near_misses(item, seed)
+        normalised |= {v: k for v in misses if (k := entity_key(item.entity_kind or "", v))}
+        candidates = misses + sorted(others.values(), key=lambda v: sha256_text(f"{seed}:{item.id}:{v}"))
         make = factoid_claim
     else:
         right = item.options[item.answer_index] if item.options and item.answer_index is not None else None
@@ -305,6 +313,14 @@ def _claim(
         if not why:
             return claim, ""
     return None, why
+
+
+def _near_misses(item: Item, seed: int) -> list[str]:
+    """Well-formed variants of a factoid's value (:func:`qagen.entities.entity_distractors` with no pool)."""
+    if not item.entity or item.entity_kind not in ENTITY_KINDS:
+        return []
+    rng = random.Random(sha256_text(f"{seed}:{item.id}:near"))
+    return entity_distractors(item.entity, item.entity_kind, [], rng, n=3, variants=True)
 
 
 # Words every factoid frame has: they say what kind of value is asked, not whose it is.

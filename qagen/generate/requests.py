@@ -20,8 +20,9 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from qagen.config import GenerateConfig, LLMConfig
-from qagen.entities import extract_entities
+from qagen.entities import extract_entities, incidental
 from qagen.generate.context import GenerationContext
+from qagen.generate.lang import load as load_language
 from qagen.generate.mix import BLOOM_DESCRIPTIONS, BLOOM_NAMES, SCENARIO_DESCRIPTIONS, assign, question_task
 from qagen.generate.prompts import (
     DEFAULT_FEW_SHOT,
@@ -273,7 +274,13 @@ def _count(n: int) -> str:
 def _factoids(
     ctx: GenerationContext, section: Section, prompt: Prompt, config: GenerateConfig, llm: LLMConfig
 ) -> list[PlannedRequest]:
-    entities = extract_entities(section.text, config.entity_kinds, config.phone_region)
+    lang = load_language(ctx.language_of(section.id))
+    markers = lang.words.get("example_markers", ()) if lang else ()
+    entities = [
+        e
+        for e in extract_entities(section.text, config.entity_kinds, config.phone_region)
+        if incidental(section.text, e, markers) is None  # no question about an example's or a footnote's address
+    ]
     unique = list({e.normalized: e for e in reversed(entities)}.values())[::-1]  # first occurrence of each
     out: list[PlannedRequest] = []
     for entity in unique[: config.factoid_per_section]:
