@@ -385,3 +385,16 @@ def test_real_manuals_prompt_copies_are_rejected(manuals):
             assert verdict is not None and verdict.reason == "answer copied from the prompt", (section.heading, answer)
     assert old_passed >= len(sections) // 2
     assert grounding_passed == 0
+
+
+def test_a_name_the_corpus_writes_capitalised_names_the_subject():
+    ctx = package_corpus()
+    linux = "Every package runs on Linux and on Windows. Users of Linux install it with tlmgr; on Linux it needs Perl."
+    sections = {
+        **ctx.sections,
+        **{f"{n}-2": Section(f"{n}-2", n, f"{n}.pdf", "Systems", linux, 1, 1, 2) for n in PACKAGES},
+    }
+    ctx = FilterContext(sections=sections, titles=ctx.titles)
+    assert find_subject(pkg_item("I read about TeX, but what is Linux, really?"), ctx) == (True, "name Linux")
+    # a word the corpus also writes in lower case is no name: "options" is in every manual
+    assert find_subject(pkg_item("Which Options are there, really?"), ctx)[0] is False

@@ -18,7 +18,8 @@ Three reasons, first failure wins:
   is specific: found in its source document and in at most ``max(1, n_docs / 5)`` of the
   corpus's documents (``filter.subject_max_doc_share``, 0.2). "What are the Options?" is
   asked of every LaTeX package manual; "What does the multicol package's columnbreak command
-  do?" names the package and the command.
+  do?" names the package and the command. A name (a word the corpus writes capitalised inside its
+  sentences, nine times in ten or more: "Linux", "Debian") of the source document names a subject too.
   Document frequencies come from ``FilterContext.sections`` in one pass, computed once.
 """
 
@@ -231,6 +232,23 @@ def corpus_words(sections: Iterable[Section]) -> CorpusWords:
     return CorpusWords(len(per_doc), freq, {d: frozenset(w) for d, w in per_doc.items()})
 
 
+# A capitalised word after a lower-case word or a comma: inside a sentence, where only names are capitalised.
+_MID_CAPITAL = re.compile(r"(?<=[^\W\d_,;] |[,;] )([^\W\d_a-z][\w-]+)")
+
+
+def corpus_names(sections: Iterable[Section], least: int = 3, share: float = 0.9) -> frozenset[str]:
+    """Words (case-folded) the corpus writes capitalised inside sentences in at least ``share`` of their
+    ``least`` or more occurrences there: names ("Linux", "Debian"), not headings' words ("Options")."""
+    capital: Counter[str] = Counter()
+    lower: Counter[str] = Counter()
+    for s in sections:
+        for word in _MID_CAPITAL.findall(s.text):
+            capital[word.casefold()] += 1
+        for word in re.findall(r"(?<=[^\W\d_,;] )([a-z][\w-]+)", s.text):
+            lower[word] += 1
+    return frozenset(w for w, n in capital.items() if n >= least and n >= share * (n + lower[w]) and len(w) > 1)
+
+
 TITLE_LANGUAGES = QUESTION_LANGUAGES
 
 
@@ -291,6 +309,10 @@ def find_subject(item: Item, ctx: FilterContext, share: float = 0.2) -> tuple[bo
             return True, f"title name {sorted(said_letters & letters[d])[0]}"
     stops = stop_words(item.language) | stop_words("en")
     own = frozenset().union(*(corpus.doc_words.get(d, frozenset()) for d in docs))
+    names: frozenset[str] = ctx.cached("self_contained.names", lambda: corpus_names(ctx.sections.values()))
+    named = [w for w in _MID_CAPITAL.findall(item.question) if w.casefold() in names and w.casefold() in own]
+    if named:  # "..., maar wat is Linux eigenlijk?": a name needs no document to be understood
+        return True, f"name {named[0]}"
     terms = [
         w
         for w in dict.fromkeys(words(item.question))
