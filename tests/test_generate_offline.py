@@ -386,3 +386,55 @@ def test_a_page_is_named_with_a_noun_its_text_says_of_it_and_without_a_menu_elli
     asked = questions(ctx)
     assert "What does the Color to Alpha filter do in GIMP?" in asked, asked
     assert not any("…" in q for q in asked)
+
+
+def test_a_section_that_names_its_own_thing_is_asked_what_it_does() -> None:
+    from qagen.generate.offline.phrases import heading_thing
+
+    body = "The Hdiv command typesets the space of vector fields with a divergence in L2. It takes one argument."
+    ctx = ctx_of({"s": ("The sobolev package", [("3.2 The Hdiv command", body)])}, types=["long_form"])
+    assert questions(ctx).get("What does the Hdiv command do?") == "what_does_do", questions(ctx)
+    en, es = load("en"), load("es")
+    assert heading_thing("3.1 The H command", en).name == "H"
+    assert heading_thing("Package options", en) is None and heading_thing("Command overview", en) is None
+    assert heading_thing("La herramienta Emborronar", es).name == "Emborronar"
+    assert heading_thing("La herramienta de rejilla", es) is None  # a function word is no name
+    off = ctx_of({"s": ("The sobolev package", [("3.2 The Hdiv command", body)])}, types=["long_form"],
+                 offline_rules_off=["section_thing"])  # fmt: skip
+    assert "What does the Hdiv command do?" not in questions(off)
+    # an answer that opens as a fragment of code or a clause is none
+    code = "_{\\Hdiv{x}} gives the space with a subscript in it. It is short and it keeps the size of the symbol."
+    ctx = ctx_of({"s": ("The sobolev package", [("3.2 The Hdiv command", code)])}, types=["long_form"])
+    assert "What does the Hdiv command do?" not in questions(ctx)
+
+
+def test_a_caption_line_does_not_open_an_answer() -> None:
+    body = (
+        "Original\nFocus Blur applied\nThis filter blurs the image around a focus point and keeps that point sharp.\n"
+        "It imitates a shallow depth of field."
+    )
+    ctx = ctx_of({"f": ("Focus Blur", [("Overview", body)])}, types=["long_form"], subject="GIMP")
+    item = next(i for i in generate_offline(ctx) if i.generator.rule == "what_does_do")
+    assert item.answer.startswith("This filter blurs"), item.answer
+    from qagen.generate.offline.reading import without_labels
+
+    wrapped = "You can open the dialog from the\nImage menu\nor with a key."  # a wrapped line is no label
+    assert without_labels(wrapped) == wrapped
+    item = "You can open it in two ways:\n-\nFrom the image menu bar\nTools → Ellipse Select ;\n- With the key E."
+    assert without_labels(item) == item  # a list item's own words, under its bullet
+
+
+def test_a_menu_choice_whose_stem_points_to_the_key_is_not_made() -> None:
+    def page(name: str, path: str) -> tuple[str, list[tuple[str, str]]]:
+        text = f"This mode changes how colours are stored. Use this mode with care. Open it from {path} ."
+        return (name, [(name, text)])
+
+    others = {f"o{k}": page(f"Other {k}", p) for k, p in enumerate(
+        ["Colors → Map → Other 0", "Colors → Auto → Other 1", "Layer → Stack → Other 2", "Layer → Crop → Other 3"]
+    )}  # fmt: skip
+    # "Image → Mode → Indexed": the stem's "mode" is only in the key's menus, so the item is not made
+    ctx = ctx_of({"i": page("Indexed", "Image → Mode → Indexed"), **others}, types=["mcq"], subject="GIMP")
+    assert not [i for i in generate_offline(ctx) if i.generator.rule == "menu_choice" and "Indexed" in i.question]
+    off = ctx_of({"i": page("Indexed", "Image → Mode → Indexed"), **others}, types=["mcq"], subject="GIMP",
+                 offline_rules_off=["no_echo"])  # fmt: skip
+    assert [i for i in generate_offline(off) if i.generator.rule == "menu_choice" and "Indexed" in i.question]

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from qagen.generate.offline.phrases import Page, _fill, _first_lower, defined_term
-from qagen.generate.offline.reading import fold, menu_paths, sentences
+from qagen.generate.offline.reading import fold, menu_paths, sentences, words
 from qagen.generate.offline.rules import on
 from qagen.records import Item
 
@@ -70,8 +70,14 @@ class Pools:
         return sorted({x for d, xs in pool.get(code, {}).items() if d != doc for x in xs})
 
 
-def _options(key: str, others: list[str], rng: random.Random, same: str = "") -> tuple[tuple[str, ...], int] | None:
+def _options(
+    key: str, others: list[str], rng: random.Random, same: str = "", echo: frozenset[str] = frozenset()
+) -> tuple[tuple[str, ...], int] | None:
+    """The key among three distractors, or None. With ``echo`` (words of the stem the key repeats), only
+    distractors that repeat one of them too, so that the stem's words do not point to the key."""
     candidates = [o for o in others if fold(o) != fold(key) and (not same or fold(o.split(" → ")[-1]) != same)]
+    if echo:
+        candidates = [o for o in candidates if _echoed(o.rsplit(" → ", 1)[0], echo)]
     if len(candidates) < 3:
         return None
     rng.shuffle(candidates)
@@ -105,12 +111,34 @@ def menu_choice(page: Page, pools: Pools, stop: frozenset[str], rng: random.Rand
         if tops[p.split(" → ")[0]] >= 2
     }
     others = sorted(f"{prefix} → {last}" for prefix in prefixes if fold(prefix) not in own)
-    made = _options(key, others, rng)
     question = _fill(page, "mcq_menu", thing_acc=page.thing.said(page.lang, accusative=True))
-    if made is None or question is None:
+    if question is None:
+        return None
+    # a word of the stem that the key's menus repeat ("the Indexed mode": Image → Mode → Indexed) points to the key
+    echo = _echoed(key.rsplit(" → ", 1)[0], _content_words(question, stop)) if on(page.rules, "no_echo") else set()
+    made = _options(key, others, rng, echo=frozenset(echo))
+    if made is None:
         return None
     options, index = made
     return Choice("menu_choice", question, options, index, key, (page.thing.name,), 0.7)
+
+
+def _content_words(text: str, stop: frozenset[str]) -> frozenset[str]:
+    return frozenset(_stem(w) for w in words(text) if fold(w) not in stop and len(w) > 2)
+
+
+def _stem(word: str) -> str:
+    """A word folded, without a plural -s or -en ("Tools" and "tool" are one word for the echo check)."""
+    folded = fold(word)
+    for ending in ("en", "s"):
+        if folded.endswith(ending) and len(folded) - len(ending) >= 3:
+            return folded[: -len(ending)]
+    return folded
+
+
+def _echoed(menus: str, stem_words: frozenset[str]) -> set[str]:
+    """The words of ``stem_words`` that the menu items ``menus`` (a path without its last item) repeat."""
+    return {w for w in (_stem(x) for x in words(menus)) if w in stem_words}
 
 
 def contact_choice(page: Page, factoid: Item, pools: Pools, rng: random.Random) -> Choice | None:

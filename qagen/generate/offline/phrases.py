@@ -8,7 +8,7 @@ Every word a rule needs comes from the language's data folder (:mod:`qagen.gener
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from qagen.generate.lang import LanguageData
 from qagen.generate.offline.reading import (
@@ -18,10 +18,12 @@ from qagen.generate.offline.reading import (
     fold,
     is_list_item,
     namelike,
+    plain_name,
     sentences,
     steps,
     stop_words,
     text_before_list,
+    without_labels,
     words,
 )
 from qagen.generate.offline.rules import on
@@ -101,7 +103,10 @@ def _body_answer(page: Page, max_words: int = ANSWER_WORDS[1]) -> tuple[str, tup
 def _body_answer_of(body: str, page: Page, max_words: int, ids: tuple[str, ...]) -> tuple[str, tuple[str, ...]] | None:
     n = len(body.split())
     if ANSWER_WORDS[0] <= n <= max_words:
-        return (" ".join(sentences(body, page.lang.code)), ids) if _prose(body) else None
+        if not _prose(body):
+            return None
+        prose = without_labels(body)
+        return (" ".join(sentences(prose, page.lang.code)), ids) if len(prose.split()) >= ANSWER_WORDS[0] else None
     found = steps(body)
     if len(found) < 2:
         return None
@@ -286,13 +291,48 @@ def open_thing(page: Page) -> Draft | None:
     return Draft("open_thing", question, answer[0], answer[1], (page.thing.name,), 0.8) if question else None
 
 
+def heading_thing(heading: str, lang: LanguageData) -> Thing | None:
+    """The thing a section's heading names in the order of the language's ``thing`` frame ("The H command",
+    "The tabular environment", "Le filtre Flou"), or None. Without an article the name must look like one
+    (a capital inside it, all capitals, code); a heading whose name holds another generic noun ("Package
+    options") names none."""
+    tokens = plain_name(heading).split()
+    nouns = lang.words.get("generic_nouns") or {}
+    folded = {fold(n): n for n in nouns}
+    articles = _articles(lang) - lang.folded("demonstratives")
+    article = bool(tokens) and fold(tokens[0]).rstrip("'’") in articles
+    tokens = tokens[1:] if article else tokens
+    if not 2 <= len(tokens) <= 5:
+        return None
+    frame = lang.frame("thing") or "{article}{noun} {name}"
+    name_first = frame.index("{name}") < frame.index("{noun}")
+    noun_word, rest = (tokens[-1], tokens[:-1]) if name_first else (tokens[0], tokens[1:])
+    noun = folded.get(fold(noun_word))
+    if noun is None or any(fold(w) in folded for w in rest):
+        return None
+    name = " ".join(rest)
+    if not (article or namelike(rest[0]) or name.startswith("\\")):
+        return None
+    if (len(rest[0]) > 1 and fold(rest[0]) in stop_words(lang.code)) or task_of(heading, lang) is not None:
+        return None  # "La herramienta de rejilla" names no thing
+    if not name_first and not (rest[0][:1].isupper() or name.startswith("\\")):
+        return None  # after its noun a name is capitalised ("le filtre Flou"); "Het gereedschap activeren" is a task
+    pair = nouns[noun]
+    written = noun_word if lang.words.get("keeps_noun_case") else noun
+    return Thing(name, written, pair[0], pair[1] if len(pair) > 1 else pair[0])
+
+
 def what_does_do(page: Page) -> Draft | None:
-    if page.thing is None:
+    own = heading_thing(page.heading, page.lang) if on(page.rules, "section_thing") else None
+    if own is not None and (page.thing is None or fold(own.name) != fold(page.thing.name)):
+        page = replace(page, thing=own)  # "3.2 The Hdiv command": the section's own thing
+    elif page.thing is None:
         return None
-    described = fold(page.heading) in page.lang.folded("description_headings")
-    if not (described or page.first_of_document):
-        return None
-    found = sentences(page.section.text, page.lang.code)
+    else:
+        described = fold(page.heading) in page.lang.folded("description_headings")
+        if not (described or page.first_of_document):
+            return None
+    found = sentences(without_labels(page.section.text), page.lang.code)
     # the first of the opening sentences that is about the thing (a title page opens with authors and dates)
     start = next(
         (i for i, sentence in enumerate(found[:4]) if _about_thing(_after_label(sentence, page.lang), page)), None
@@ -300,10 +340,18 @@ def what_does_do(page: Page) -> Draft | None:
     if start is None:
         return None
     answer = answer_text(" ".join([_after_label(found[start], page.lang), *found[start + 1 :]]), page.lang.code, 60)
-    if len(answer.split()) < ANSWER_WORDS[0]:
+    if len(answer.split()) < ANSWER_WORDS[0] or not _opens_sentence(answer):
         return None
     question = _fill(page, "what_does_do", thing=page.thing.said(page.lang))
     return Draft("what_does_do", question, answer, (page.section.id,), (page.thing.name,), 0.75) if question else None
+
+
+def _opens_sentence(text: str) -> bool:
+    """``text`` opens as a sentence does: a capital letter, a command name ("\\Norm takes ...") or an opening
+    quote, not a fragment of code or a clause cut from its start ("_{\\text{...}} rather than ...")."""
+    return bool(re.match(r"[\"'“‘«„¿¡(]?(?:[^\W\d_]|\\[A-Za-z])", text)) and (
+        text.lstrip("\"'“‘«„¿¡(")[:1].isupper() or text.lstrip("\"'“‘«„¿¡(")[:1] == "\\"
+    )
 
 
 def _after_label(sentence: str, lang: LanguageData) -> str:
@@ -324,7 +372,7 @@ def _about_thing(sentence: str, page: Page) -> bool:
 
 
 def definition(page: Page) -> Draft | None:
-    found = sentences(page.section.text, page.lang.code)
+    found = sentences(without_labels(page.section.text), page.lang.code)
     if not found:
         return None
     parsed = defined_term(found[0], page)

@@ -145,6 +145,32 @@ def is_list_item(line: str) -> bool:
     return bool(_BULLET.match(line))
 
 
+def without_labels(text: str) -> str:
+    """``text`` without its label lines: a short line (six words or fewer) that ends no sentence and opens no
+    list item, standing where a sentence may begin (first, or after a sentence's end or another label) with a
+    sentence after it: an unnumbered caption ("Original Focus Blur applied") or a run-in label. The last,
+    short line of a wrapped paragraph or list item follows a line that ends no sentence, so it stays."""
+    rows = text.splitlines()
+    kept: list[str] = []
+    open_sentence = False  # the last kept line leaves a sentence unfinished
+    for k, line in enumerate(rows):
+        bare = line.strip()
+        following = next((r.strip() for r in rows[k + 1 :] if r.strip()), "")
+        label = (
+            0 < len(bare.split()) <= 6
+            and not ENDS_SENTENCE.search(bare)
+            and not is_list_item(line)
+            and not open_sentence
+            and (not following or following[:1].isupper())
+        )
+        if label:
+            continue
+        kept.append(line)
+        if bare:
+            open_sentence = not ENDS_SENTENCE.search(bare)  # a list item without a full stop goes on below
+    return "\n".join(kept)
+
+
 def text_before_list(text: str) -> str:
     """The body's text before the first item :func:`steps` reads, so the two never share a line."""
     lead: list[str] = []

@@ -62,6 +62,14 @@ RULES: tuple[Rule, ...] = (
         "general: reference pages open with what the thing does",
     ),
     Rule(
+        "section_thing",
+        "rewrite",
+        "long_form",
+        "a section heading that names a thing in the order of frames.thing ('The H command', 'Le filtre Flou')",
+        "what_does_do asks about the section's thing, answered by its first sentences about it",
+        "general: reference manuals give each command, option or environment a section of its own",
+    ),
+    Rule(
         "definition",
         "phrase",
         "long_form",
@@ -124,6 +132,15 @@ RULES: tuple[Rule, ...] = (
         "a question holding a word that points back (words.pointers: 'this', 'above', 'the same')",
         "rejection: not self-contained",
         "READING.md: self-contained",
+    ),
+    Rule(
+        "no_echo",
+        "veto",
+        "mcq",
+        "a menu-path MCQ whose key repeats a word of its stem in its menus ('the Indexed mode': Image → Mode → "
+        "Indexed) where no distractor does",
+        "distractors that repeat the word too, else no item",
+        "READING.md: correct (a stem that gives the key away)",
     ),
     Rule(
         "no_generic_thing",
