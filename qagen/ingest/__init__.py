@@ -14,8 +14,9 @@ from pathlib import Path, PurePosixPath
 from qagen.ingest.detect import EXTENSIONS
 from qagen.ingest.discover import Discovery, scan, supported_extensions
 from qagen.ingest.errors import IngestError, NoUsableDocumentsError
+from qagen.ingest.model import ParseResult
 from qagen.ingest.pages import build_pages
-from qagen.ingest.run import ParseResult, parse_documents
+from qagen.ingest.run import parse_documents
 from qagen.ingest.tokens import count_tokens
 from qagen.io import display_name
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from qagen.errors import QagenError
 
 if TYPE_CHECKING:
-    from qagen.ingest.run import ParseResult as _ParseResult
+    from qagen.ingest.model import ParseResult as _ParseResult
 
 
 class IngestError(QagenError, ValueError):

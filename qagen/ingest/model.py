@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from qagen.records import Document, ParseProblem, Section
+
 
 @dataclass(slots=True)
 class Line:
@@ -71,3 +73,16 @@ class DocumentError(Exception):
         super().__init__(f"{reason}: {detail}")
         self.reason = reason
         self.detail = detail
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    """Every input document (ok or failed), the sections of the ok ones, and the problems.
+
+    ``reused`` holds the relative paths of the documents served from the parse cache.
+    """
+
+    documents: list[Document]
+    sections: list[Section]
+    problems: list[ParseProblem]
+    reused: tuple[str, ...] = ()

@@ -13,26 +13,13 @@ from qagen.ingest.cache import ParseCache
 from qagen.ingest.detect import format_of_extension
 from qagen.ingest.discover import relative_name, sniff
 from qagen.ingest.kinds import classify_section, join_letter_spaced
-from qagen.ingest.model import ParsedDoc
+from qagen.ingest.model import ParsedDoc, ParseResult
 from qagen.ingest.parallel import Outcome, run_isolated
 from qagen.ingest.worker import hard_limit, parse_file
 from qagen.io import sha256_file
 from qagen.records import Document, ParseProblem, Section
 
 _EMPTY_SHA = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"  # sha256 of b""
-
-
-@dataclass(frozen=True)
-class ParseResult:
-    """Every input document (ok or failed), the sections of the ok ones, and the problems.
-
-    ``reused`` holds the relative paths of the documents served from the parse cache.
-    """
-
-    documents: list[Document]
-    sections: list[Section]
-    problems: list[ParseProblem]
-    reused: tuple[str, ...] = ()
 
 
 @dataclass
