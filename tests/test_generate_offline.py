@@ -438,3 +438,19 @@ def test_a_menu_choice_whose_stem_points_to_the_key_is_not_made() -> None:
     off = ctx_of({"i": page("Indexed", "Image → Mode → Indexed"), **others}, types=["mcq"], subject="GIMP",
                  offline_rules_off=["no_echo"])  # fmt: skip
     assert [i for i in generate_offline(off) if i.generator.rule == "menu_choice" and "Indexed" in i.question]
+
+
+def test_a_task_of_a_document_about_one_thing_names_the_thing() -> None:
+    steps = "1. Load the library in the preamble.\n2. Write \\dpoint{a}{0}{0} for each point.\n3. Compile twice."
+    docs = {"s": ("The stanli package", [("Placing points", steps)]), "o": ("The other package", [("Notes", STEPS)])}
+    asked = questions(ctx_of(docs, types=["long_form"], subject="LaTeX"))
+    assert asked.get("How do I place points with the stanli package?") == "task_heading", asked
+    off = questions(ctx_of(docs, types=["long_form"], subject="LaTeX", offline_rules_off=["name_the_thing"]))
+    assert "How do I place points in LaTeX?" in off
+    schritte = "1. Öffnen Sie das Bild.\n2. Wählen Sie den Bereich mit der Maus.\n3. Drücken Sie die Eingabetaste."
+    german = {
+        "g": ("Filter Gauß", [("Ein Bild weichzeichnen", schritte)]),
+        "h": ("Filter Sobel", [("Hinweise", schritte)]),
+    }
+    asked = questions(ctx_of(german, types=["long_form"], subject="GIMP"))
+    assert "Wie kann ich mit dem Filter „Gauß“ ein Bild weichzeichnen?" in asked, asked

@@ -187,7 +187,7 @@ def _named_in_title(name: str, folded: dict[str, str], nouns: dict, lang: Langua
         if len(rest) == 1 and (i == len(words_) - 1 or i == 0):
             pair = nouns[noun]
             written = word if lang.words.get("keeps_noun_case") else noun
-            return Thing(rest[0], written, pair[0], pair[1] if len(pair) > 1 else pair[0])
+            return Thing(rest[0], written, pair[0], pair[1] if len(pair) > 1 else pair[0], titled=True)
     return None
 
 

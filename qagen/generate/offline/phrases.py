@@ -40,9 +40,12 @@ class Thing:
     noun: str
     article: str  # nominative
     article_acc: str
+    titled: bool = False  # the document's title says it ("The stanli package"): the document is about it
 
-    def said(self, lang: LanguageData, accusative: bool = False) -> str:
+    def said(self, lang: LanguageData, accusative: bool = False, dative: bool = False) -> str:
         article = self.article_acc if accusative else self.article
+        if dative:  # words.dative_articles: "mit dem Paket" (a language without them keeps the nominative)
+            article = (lang.words.get("dative_articles") or {}).get(self.article, self.article)
         spaced = article if article.endswith(("'", "’")) else f"{article} "
         frame = lang.frame("thing") or "{article}{noun} {name}"
         return frame.format(article=spaced, noun=self.noun, name=self.name)
@@ -76,10 +79,22 @@ def _fill(page: Page, frame_name: str, **values: str) -> str | None:
     frame = page.lang.frame(frame_name)
     if frame is None:
         return None
-    in_product = ""
-    if page.product and not any(page.product.lower() in v.lower() for v in values.values()):
+    in_product = with_thing = ""
+    thing = page.thing
+    if (
+        "{with_thing}" in frame
+        and on(page.rules, "name_the_thing")
+        and thing is not None
+        and thing.titled
+        and not any(fold(thing.name) in fold(v) for v in values.values())
+    ):
+        # a document about one thing of many (a package among a corpus of manuals): the task is asked of it
+        with_thing = (page.lang.frame("with_thing") or "").format(
+            thing=thing.said(page.lang), thing_dat=thing.said(page.lang, dative=True)
+        )
+    if not with_thing and page.product and not any(page.product.lower() in v.lower() for v in values.values()):
         in_product = (page.lang.frame("in_product") or "").format(product=page.product)
-    text = frame.format(in_product=in_product, product=page.product or "", **values)
+    text = frame.format(in_product=in_product, with_thing=with_thing, product=page.product or "", **values)
     return re.sub(r"\s+", " ", text).strip()
 
 

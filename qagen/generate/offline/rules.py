@@ -126,6 +126,14 @@ RULES: tuple[Rule, ...] = (
         "DESIGN: a question names what it is about",
     ),
     Rule(
+        "name_the_thing",
+        "rewrite",
+        "long_form",
+        "a task of a document whose title names its thing ('The stanli package', 'Align tool')",
+        "frames.with_thing in the how-to question ('with the stanli package'), in place of frames.in_product",
+        "READING.md: self-contained (a task of one package among many names the package)",
+    ),
+    Rule(
         "no_pointer",
         "veto",
         "any",
