@@ -381,7 +381,7 @@ def review() -> None:
 )
 @click.option("--overlap-raters", type=click.IntRange(min=2), default=2, show_default=True, help="Reviewers per item.")
 @click.option("--unreviewed", is_flag=True, help="Only items without a verdict yet.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sample.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the sample.")
 @click.option("--force", is_flag=True, help="Overwrite existing review files.")
 def review_export(
     out: Path,
@@ -468,12 +468,12 @@ def review_import(out: Path, files: tuple[Path, ...], reviewer: str | None, as_j
 )
 @click.option(
     "--index-seconds",
-    type=click.FloatRange(min=0),
+    type=click.FloatRange(min=0, max=1e9),
     help="What indexing the corpora took the chatbot, in seconds (reported per loaded page; score.index_seconds).",
 )
 @click.option(
     "--index-cost-usd",
-    type=click.FloatRange(min=0),
+    type=click.FloatRange(min=0, max=1e9),
     help="What indexing the corpora cost, in USD (score.index_cost_usd).",
 )
 @click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), help="TOML config (see qagen init).")

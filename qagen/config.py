@@ -58,11 +58,18 @@ class ParseConfig(_Section):
         le=1,
         description="a line repeated at the top/bottom of this share of pages is a running header/footer",
     )
-    timeout_s: float = Field(60.0, gt=0, description="per-document time limit, plus timeout_per_page_s per page")
-    timeout_per_page_s: float = Field(
-        3.0, ge=0, description="time allowed per page on top of timeout_s (a hung parser is stopped after that)"
+    timeout_s: float = Field(
+        60.0, gt=0, le=86_400, description="per-document time limit, plus timeout_per_page_s per page (at most a day)"
     )
-    workers: int = Field(0, ge=0, description="parallel parsing processes; 0 = one per core")
+    timeout_per_page_s: float = Field(
+        3.0,
+        ge=0,
+        le=3_600,
+        description="time allowed per page on top of timeout_s (a hung parser is stopped after that)",
+    )
+    workers: int = Field(
+        0, ge=0, le=256, description="parallel parsing processes; 0 = one per core (never more than documents)"
+    )
 
     max_pages: int = Field(2000, gt=0, description="documents with more pages are skipped")
     max_section_tokens: int = Field(
@@ -763,10 +770,13 @@ class ScoreConfig(_Section):
         "sentence-transformers model (MiniLM by default)",
     )
     index_seconds: float | None = Field(
-        None, ge=0, description="what indexing the corpora took the chatbot, in seconds, when known (--index-seconds)"
+        None,
+        ge=0,
+        le=1e9,
+        description="what indexing the corpora took the chatbot, in seconds, when known (--index-seconds)",
     )
     index_cost_usd: float | None = Field(
-        None, ge=0, description="what indexing the corpora cost, in USD, when known (--index-cost-usd)"
+        None, ge=0, le=1e9, description="what indexing the corpora cost, in USD, when known (--index-cost-usd)"
     )
     bleu_tokenize: Literal["13a", "intl", "char", "zh", "none"] = Field(
         "13a", description="sacrebleu tokenizer: 13a (its default), intl (Unicode punctuation), char, zh, none"
@@ -883,9 +893,11 @@ def load_config(
         if not p.is_file():
             raise ConfigError(f"config file not found: {p} (create one with 'qagen init')")
         try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
+            data = tomllib.loads(p.read_text(encoding="utf-8-sig"))  # a BOM, as Windows editors write it
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{p} is not valid TOML: {exc}") from None
+        except RecursionError:
+            raise ConfigError(f"{p} is not a usable config: its values are nested too deeply") from None
     if overrides:
         data = apply_overrides(data, overrides)
         where = f"{where} + --set" if path else "--set"

@@ -24,3 +24,7 @@ class UsageError(QagenError):
     """The request itself is wrong (a configuration key, a sweep grid): the CLI exits with 2."""
 
     exit_code = 2
+
+
+class DamagedFileError(QagenError, ValueError):
+    """A JSON or JSONL file qagen wrote (or reads) is cut short or not JSON: the message names it and its line."""

@@ -29,3 +29,9 @@ def printable(text: str) -> str:
     C0 and C1 but newline and tab) shown as ``\\xNN``, so a file named ``bad\\x1b]0;PWNED\\x07.pdf`` cannot
     set the terminal's title or clear its screen."""
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def one_line_name(name: str) -> str:
+    """A file name as one line of console text: its line breaks shown as ``\\n`` and ``\\r`` (a document
+    named ``"faq\\nerror: fake.txt"`` cannot print a line of its own), its control characters escaped."""
+    return printable(name.replace("\r", "\\r").replace("\n", "\\n"))

@@ -73,8 +73,46 @@ def write_json(path: str | os.PathLike[str], data: Any) -> None:
 
 
 def read_json(path: str | os.PathLike[str]) -> Any:
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
+    """The JSON in ``path``; a file that is cut short or is not JSON (or not UTF-8) is a
+    :class:`~qagen.errors.DamagedFileError` naming it (a ``ValueError`` too)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise _damaged(path, exc, None) from None
+
+
+def read_bounded(path: str | os.PathLike[str], limit: int, what: str = "file") -> bytes:
+    """The bytes of ``path`` (a file or a pipe), refused with a :class:`~qagen.errors.DamagedFileError` when
+    there are more than ``limit`` (``/dev/zero`` would fill memory)."""
+    from qagen.errors import DamagedFileError
+
+    with open(path, "rb") as fh:
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise DamagedFileError(
+            f"the {what} {display_name(path)} is larger than {limit >> 20:,} MB; is it the right file?"
+        )
+    return data
+
+
+def _damaged(path: str | os.PathLike[str], exc: BaseException, line: int | None) -> Exception:
+    from qagen.errors import DamagedFileError
+
+    where = (
+        f" line {line}"
+        if line is not None
+        else (f" line {exc.lineno}" if isinstance(exc, json.JSONDecodeError) else "")
+    )
+    why = (
+        exc.msg
+        if isinstance(exc, json.JSONDecodeError)
+        else ("not UTF-8" if isinstance(exc, UnicodeDecodeError) else "nested too deeply")
+    )
+    return DamagedFileError(
+        f"{display_name(path)}:{where} is not valid JSON ({why}): the file is cut short or damaged; restore it "
+        "from a copy, or rerun the command that wrote it"
+    )
 
 
 def write_jsonl(path: str | os.PathLike[str], rows: Iterable[Any]) -> int:
@@ -90,10 +128,15 @@ def write_jsonl(path: str | os.PathLike[str], rows: Iterable[Any]) -> int:
 
 
 def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
+    """The JSON object of each non-blank line; a damaged line is a :class:`~qagen.errors.DamagedFileError`."""
     with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                yield json.loads(line)
+        number = 0
+        try:
+            for number, line in enumerate(fh, 1):  # noqa: B007 (the line number is read after a failure)
+                if line.strip():
+                    yield json.loads(line)
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+            raise _damaged(path, exc, number + (0 if isinstance(exc, json.JSONDecodeError) else 1)) from None
 
 
 def read_jsonl(path: str | os.PathLike[str], cls: type | None = None) -> list[Any]:

@@ -83,6 +83,9 @@ def build(
 
     cfg = _resolve_config(config, overrides)
     _check_budget(cfg, llm)
+    from qagen.embed.registry import check_embedder_spec
+
+    check_embedder_spec(cfg.embed.backend)  # a misspelt embedder stops here, not after parsing
     docs_dir = Path(docs).resolve()
     check_output_folder(Path(out))
     found = scan_documents(docs_dir, cfg.parse.formats, exclude=[Path(out).resolve()], symlinks=cfg.parse.symlinks)

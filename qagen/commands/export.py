@@ -137,7 +137,9 @@ def export(out_dir: Path, fmt: str, dest: Path) -> list[Path]:
         write_text(readme, _hf_readme(index))
         written.append(readme)
     manifest = dest / "exports.json"
-    files = sorted(p.relative_to(dest).as_posix() for p in written)
+    # this export's files and an earlier export's that are still there (csv, then ragas, then csv again)
+    earlier = [f for f in _listed_files(dest) or [] if (dest / f).is_file()]
+    files = sorted({*earlier, *(p.relative_to(dest).as_posix() for p in written)})
     write_json(
         manifest,
         {"format": fmt, "refusal_answer": crosseval.get("refusal_answer"), "iterations": index, "files": files},
@@ -146,19 +148,25 @@ def export(out_dir: Path, fmt: str, dest: Path) -> list[Path]:
     return written
 
 
-def _not_written_by_export(dest: Path) -> list[Path]:
-    """Files in an earlier export's folder that its ``exports.json`` does not list (an index written before
-    exports listed their files is trusted)."""
+def _listed_files(dest: Path) -> list[str] | None:
+    """The files an earlier export's ``exports.json`` lists, or None when there is none or it lists none."""
     index = dest / "exports.json"
     if not index.is_file():
-        return []
+        return None
     try:
         listed = read_json(index).get("files")
     except (OSError, ValueError, AttributeError):
-        listed = None
-    if not isinstance(listed, list):
+        return None
+    return [str(f) for f in listed] if isinstance(listed, list) else None
+
+
+def _not_written_by_export(dest: Path) -> list[Path]:
+    """Files in an earlier export's folder that its ``exports.json`` does not list (an index written before
+    exports listed their files is trusted)."""
+    listed = _listed_files(dest)
+    if listed is None:
         return []
-    known = {*map(str, listed), "exports.json"}
+    known = {*listed, "exports.json"}
     return sorted(p for p in dest.rglob("*") if p.is_file() and p.relative_to(dest).as_posix() not in known)
 
 

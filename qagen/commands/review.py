@@ -151,6 +151,13 @@ def export_review(
         seed=seed,
         allocation=allocation,
     )
+    idle = [name for name in names if not plan.assignments[name]]
+    if idle:
+        sampled = len({it.id for rows in plan.assignments.values() for it in rows})
+        raise ReviewError(
+            f"{len(names)} reviewers for {sampled} item(s): {len(idle)} would get an empty file; "
+            f"name at most {sampled} reviewers (or review more items)"
+        )
     sections, topic_labels = _sources(out)
     fmt = FORMATS[Path(dest).suffix.lower()]
     for name, path in paths.items():
@@ -235,7 +242,12 @@ def refresh_report(out_dir: PathLike) -> Path | None:
         return None
 
 
+MAX_REVIEW_BYTES = 1 << 30  # 1 GiB: far beyond a review spreadsheet
+
+
 def _read_files(files: Sequence[PathLike]) -> list[tuple[str, str]]:
+    from qagen.errors import DamagedFileError
+    from qagen.io import read_bounded
     from qagen.review.importer import ReviewImportError, decode_review_bytes
 
     if not files:
@@ -244,9 +256,11 @@ def _read_files(files: Sequence[PathLike]) -> list[tuple[str, str]]:
     out, problems = [], []
     for path in unique:
         try:
-            out.append((path.name, decode_review_bytes(path.read_bytes(), path.name)))
+            out.append((path.name, decode_review_bytes(read_bounded(path, MAX_REVIEW_BYTES, "review file"), path.name)))
         except ReviewImportError as exc:
             problems += exc.problems
+        except DamagedFileError as exc:  # an endless "file" such as /dev/zero
+            problems.append(str(exc))
         except OSError as exc:
             problems.append(f"{path}: cannot be read ({exc.strerror or exc})")
     if problems:

@@ -54,12 +54,20 @@ def get_embedder(
     from qagen.config import EmbedConfig
 
     config = config or EmbedConfig()
+    check_embedder_spec(spec)
     name, _, arg = spec.strip().partition(":")
-    factory = BACKENDS.get(name.strip().lower())
-    if factory is None:
+    return BACKENDS[name.strip().lower()](arg.strip(), config, llm_config)
+
+
+def check_embedder_spec(spec: str, key: str = "embed.backend") -> None:
+    """Raise a one-line :class:`~qagen.config.ConfigError` (a ``ValueError``) when ``spec`` names no embedder,
+    before anything is built or parsed."""
+    from qagen.config import ConfigError
+
+    name = spec.strip().partition(":")[0].strip().lower()
+    if name not in BACKENDS:
         known = ", ".join(sorted(BACKENDS))
-        raise ValueError(f"embed.backend must be one of {known} (optionally name:argument); got '{spec}'")
-    return factory(arg.strip(), config, llm_config)
+        raise ConfigError(f"{key} must be one of {known} (optionally name:argument); got '{spec}'")
 
 
 def _auto(arg: str, config: EmbedConfig, llm_config: LLMConfig | None) -> Embedder:

@@ -36,6 +36,20 @@ _PAIR_TAIL = "\ufeff"  # stands at the index of a surrogate pair's second half (
 _WORD = re.compile(r"[^\s\x00-\x1f\ufffe\uffff]*\ufffe|[^\s\x00-\x1f\ufffe\uffff]+")
 
 
+def _has_encrypt_dictionary(path: Path, window: int = 1 << 16) -> bool:
+    """Whether the PDF's start or end (where trailers and cross-reference streams sit) names /Encrypt."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(window)
+            fh.seek(0, 2)
+            size = fh.tell()
+            fh.seek(max(0, size - window))
+            tail = fh.read(window)
+    except OSError:
+        return True  # cannot tell: keep PDFium's word
+    return b"/Encrypt" in head or b"/Encrypt" in tail
+
+
 class PdfiumReader:
     """One open PDF: its page count, each page's words and its metadata title."""
 
@@ -48,8 +62,14 @@ class PdfiumReader:
             self._pdf = pdfium.PdfDocument(str(path))
         except pdfium.PdfiumError as exc:
             code = getattr(exc, "err_code", None)
-            if code in (_ERR_PASSWORD, _ERR_SECURITY):
+            # PDFium's error code is global and may be left over from an earlier file of this worker: a
+            # password error counts only when the file has an encryption dictionary
+            if code in (_ERR_PASSWORD, _ERR_SECURITY) and _has_encrypt_dictionary(path):
                 raise DocumentError("encrypted", ENCRYPTED) from None
+            if code in (None, 0, _ERR_PASSWORD, _ERR_SECURITY):
+                raise DocumentError(
+                    "corrupt", "PDFium cannot open it (no usable page tree: the PDF may have no pages)"
+                ) from None
             raise DocumentError("corrupt", f"PDFium cannot open it ({exc})") from None
         self.n_pages = len(self._pdf)
         self._text_object, self._loose_box = _fast_calls(raw)

@@ -224,7 +224,20 @@ def _get(obj: Any, name: str) -> Any:
     return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
 
 
+_MAX_TOKENS_REPORTED = 10**9  # more than any model reads or writes in one request
+
+
 def _usage(usage: Any) -> Usage:
     if usage is None:
         return Usage()
-    return Usage(int(_get(usage, "prompt_tokens") or 0), int(_get(usage, "completion_tokens") or 0))
+    return Usage(_tokens(_get(usage, "prompt_tokens")), _tokens(_get(usage, "completion_tokens")))
+
+
+def _tokens(value: Any) -> int:
+    """A reported token count, or 0 when it is none a server could mean: not a whole number, negative (which
+    would pay back the budget), or beyond any request (10**30 overflowed the request cache)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        return 0
+    if not 0 <= value <= _MAX_TOKENS_REPORTED:
+        return 0
+    return int(value)

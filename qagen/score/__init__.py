@@ -82,6 +82,7 @@ def score(
     from qagen.score.results import summarize
 
     cfg = _config(config)
+    _check_embedders(cfg, judge, embedder)
     out = Path(out_dir)
     if output is not None:
         check_output_file(output, "scores file (--output)")
@@ -118,6 +119,18 @@ def score(
     scores["rows_file"] = {"path": rows_path(target).name, "sha256": sha256_file(rows_path(target)), "rows": len(rows)}
     write_json(target, scores)
     return scores
+
+
+def _check_embedders(cfg: Any, judge: Any, embedder: Any) -> None:
+    """A misspelt embedder name of the judge or the MCQ baseline is one error line before anything is read."""
+    from qagen.embed.registry import check_embedder_spec
+
+    spec = judge if judge is not None else cfg.score.judge
+    if isinstance(spec, str) and spec.strip().startswith("embedding:"):
+        check_embedder_spec(spec.strip().split(":", 1)[1], "--judge embedding:")
+    base = embedder if embedder is not None else cfg.score.embedder
+    if isinstance(base, str):
+        check_embedder_spec(base, "score.embedder")
 
 
 def cut_long_answers(answers: list[Answer], max_chars: int) -> tuple[list[Answer], dict[str, int] | None]:

@@ -27,11 +27,13 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from qagen.errors import QagenError
+from qagen.io import read_bounded
 from qagen.records import SCHEMA_VERSION
 from qagen.schemas import closed_schema
 
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "schemas" / "answer.schema.json"
 MAX_PROBLEMS_SHOWN = 5
+MAX_ANSWERS_BYTES = 1 << 30  # 1 GiB: far beyond any answers file, short of filling memory
 
 
 class ScoreError(QagenError, ValueError):
@@ -52,9 +54,9 @@ class Answer:
         tuple[str, ...] | None,
         Field(description="ids of the pages the chatbot retrieved, best first (enables recall@k)"),
     ] = None
-    latency_s: Annotated[float | None, Field(ge=0, description="seconds the chatbot took to answer")] = None
+    latency_s: Annotated[float | None, Field(ge=0, le=1e9, description="seconds the chatbot took to answer")] = None
     meta: Annotated[dict[str, Any] | None, Field(description="anything else: model, tokens, ...")] = None
-    cost_usd: Annotated[float | None, Field(ge=0, description="what answering cost in USD, when known")] = None
+    cost_usd: Annotated[float | None, Field(ge=0, le=1e9, description="what answering cost in USD, when known")] = None
 
 
 def answer_schema() -> dict[str, Any]:
@@ -101,6 +103,11 @@ def parse_answers(lines: list[str], source: str = "answers") -> list[Answer]:
         except RecursionError:
             problems.append(f"line {number}: nested too deeply to be an answer")
             continue
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            problems.append(f"line {number}: holds a lone surrogate escape (such as \\ud800), which is no character")
+            continue
         errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
         if errors:
             problems.append(f"line {number}: {_describe(errors[0])}")
@@ -121,9 +128,12 @@ def load_answers(path: str | Path) -> list[Answer]:
         ScoreError: Invalid lines, named by number.
     """
     p = Path(path)
-    if not p.is_file():
-        raise FileNotFoundError(f"answers file not found: {p}")
-    raw = p.read_bytes()
+    if not p.exists():
+        stdin = " ('-' is no file: save the answers to one, or pass <(your command))" if str(path) == "-" else ""
+        raise FileNotFoundError(f"answers file not found: {p}{stdin}")
+    if p.is_dir():
+        raise ScoreError(f"{p} is a folder; pass the answers file (JSONL)")
+    raw = read_bounded(p, MAX_ANSWERS_BYTES, "answers file")  # a pipe is read too; an endless one is cut off
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from qagen.formatting import one_line_name
 from qagen.io import sha256_file
 from qagen.records import to_dict
 from qagen.runner import BuildInputs, Stage, StageContext, StageOutput
@@ -68,16 +69,18 @@ def _log(ctx: StageContext, result: Any, skipped: list[tuple[str, str]]) -> None
             cached = " (from the parse cache)" if doc.path in reused else ""
             size = f"{_plural(doc.n_sections, 'section')}, {_plural(doc.n_pages, 'page')}"
             encoding = f", {doc.encoding}" if doc.encoding else ""
-            logger.info("parse: %s: ok, %s%s%s", doc.path, size, encoding, cached)
+            logger.info("parse: %s: ok, %s%s%s", one_line_name(doc.path), size, encoding, cached)
             if doc.encoding and ("replaced" in doc.encoding or "fallback" in doc.encoding):
-                ctx.log(f"warning: {doc.path}: text encoding {doc.encoding}; check the file's characters")
+                ctx.log(
+                    f"warning: {one_line_name(doc.path)}: text encoding {doc.encoding}; check the file's characters"
+                )
     for problem in result.problems:
-        ctx.log(f"warning: {problem.path}: {problem.reason}: {problem.detail}")
+        ctx.log(f"warning: {one_line_name(problem.path)}: {problem.reason}: {problem.detail}")
     for k, (rel, why) in enumerate(skipped):
         if k < MAX_SKIPPED_SHOWN:
-            ctx.log(f"skipped {rel}: {why}")
+            ctx.log(f"skipped {one_line_name(rel)}: {why}")
         else:
-            logger.info("skipped %s: %s", rel, why)
+            logger.info("skipped %s: %s", one_line_name(rel), why)
     if len(skipped) > MAX_SKIPPED_SHOWN:
         ctx.log(f"skipped {len(skipped) - MAX_SKIPPED_SHOWN} more file(s) (-v lists them; manifest.json has them all)")
 
