@@ -10,6 +10,7 @@ included); ``build -v`` adds per-document and per-stage details (the ``qagen`` l
 from __future__ import annotations
 
 import errno
+import json
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -514,6 +515,26 @@ def score(
             progress=not quiet,
         )
     )
+    failed = _failed_judgements(output if output else Path(out) / "scores.json")
+    if failed:
+        _echo(
+            f"incomplete: {failed} judgement(s) failed and are ungraded or decided by phrases; see the warnings",
+            err=True,
+        )
+        sys.exit(EXIT_INCOMPLETE)
+
+
+def _failed_judgements(scores_path: Path) -> int:
+    """How many LLM judgements of a scoring run failed (MCQ choices, refusals, grades), from its scores file."""
+    try:
+        scores = json.loads(Path(scores_path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return 0
+    mcq = (scores.get("overall") or {}).get("mcq") or {}
+    refusal = scores.get("refusal") or {}
+    counts = [(mcq.get(who) or {}).get("failed") for who in ("judge", "embedding")]
+    counts += [refusal.get("llm_failed"), refusal.get("grade_failed")]
+    return sum(int(n) for n in counts if isinstance(n, int | float) and not isinstance(n, bool))
 
 
 def main() -> None:

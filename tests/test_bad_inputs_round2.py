@@ -193,3 +193,16 @@ def test_a_damaged_crosseval_is_one_line_for_score(tmp_path):
     (out / "crosseval.json").write_text('{"iterations": [', encoding="utf-8")
     answers = write_answers(tmp_path / "a.jsonl", ANSWERS)
     one_error_line(run("score", out, "--answers", answers), "crosseval.json: line 1 is not valid JSON")
+
+
+def test_a_judge_that_fails_every_request_leaves_score_incomplete(tmp_path):
+    out = make_out(tmp_path / "out")
+    answers = write_answers(tmp_path / "a.jsonl", ANSWERS)
+    empty = tmp_path / "no_replies"  # a recording with no reply: every judge request fails
+    empty.mkdir()
+    result = run(
+        "score", out, "--answers", answers, "--judge", f"replay:{empty}", "--set", "score.embedder=tfidf", "-q"
+    )
+    assert result.exit_code == 3 and "Traceback" not in result.output, result.output
+    assert "incomplete:" in result.output and "judgement(s) failed" in result.output
+    assert (out / "scores.json").is_file()  # the graded part is kept
