@@ -297,7 +297,7 @@ class GenerateConfig(_Section):
     types: list[Literal["long_form", "factoid", "mcq"]] = Field(
         default_factory=lambda: ["long_form", "factoid", "mcq"], description="item types generated"
     )
-    long_form_per_section: int = Field(3, gt=0, description="candidates asked for per section")
+    long_form_per_section: int = Field(3, gt=0, le=10, description="candidates asked for per section")
     questions: int | None = Field(
         None,
         gt=0,
@@ -522,8 +522,11 @@ class FilterConfig(_Section):
     factoid_max_answer_words: int = Field(
         25, gt=0, description="a long-form answer this short with an entity is a factoid"
     )
-    mcq_max_length_ratio: float = Field(
-        1.5, gt=1, description="reject an MCQ whose correct option is longer than this times the longest distractor"
+    mcq_max_length_ratio: float | None = Field(
+        None,
+        gt=1,
+        description="reject an MCQ whose correct option is longer than this times the longest distractor (off by "
+        "default: readers found the items it rejected good; the report shows how often the key is the longest)",
     )
     mcq_giveaway_words: int = Field(
         4, gt=0, description="reject an MCQ whose correct option alone repeats this many consecutive question words"

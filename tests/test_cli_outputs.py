@@ -372,12 +372,13 @@ LLM_DOCS = (
 
 
 def repeating_responder(body: dict) -> Any:
-    """The grounded model, except that it writes its first long-form question twice."""
+    """The grounded model, except that it writes its first long-form question twice (in place of its last, so that
+    the reply still has no more candidates than the schema allows)."""
     from tests.support.grounded import grounded_responder
 
     reply = grounded_responder(body)
-    if isinstance(reply, dict) and reply.get("candidates"):
-        reply["candidates"].append(dict(reply["candidates"][0]))
+    if isinstance(reply, dict) and len(reply.get("candidates") or ()) >= 2:
+        reply["candidates"][-1] = dict(reply["candidates"][0])
     return reply
 
 
@@ -396,6 +397,7 @@ def test_bookkeeping_holds_with_failed_requests_and_exact_repeats(tmp_path):
             "folds.samples_total=16",
             "folds.min_fold_ratio=0",
             "generate.long_form_per_section=2",
+            "filter.keep_per_section=2",  # requests ask for two questions, so a reply can repeat one
             f'llm.backend="openai:fake-model@{server.url}"',
             "llm.max_retries=0",
             "llm.max_consecutive_failures=1000",

@@ -541,22 +541,32 @@ def test_factoid_entity_failures(kw, reason):
 # --- MCQ quality ---------------------------------------------------------------------------
 
 
+LENGTH_CFG = FilterConfig(mcq_max_length_ratio=1.5)  # the length check is off by default
+
+
+def test_the_length_of_the_key_rejects_nothing_by_default():
+    """Readers with the strict brief found 5 of the 6 items the length check rejected good: it is off unless set."""
+    over = mcq(options=("aaaa aaaa a a a a a a a a a a a a a a", "xxx xxx xxx", "yy yy yy", "z z z"))
+    assert CFG.mcq_max_length_ratio is None and check_length(over, CTX, CFG) is None
+    assert check_length(over, CTX, LENGTH_CFG) is not None
+
+
 def test_correct_option_length_ratio_boundary():
     distractors = ["xxx xxx xxx", "yy yy yy", "z z z"]  # the longest: 11 characters, 3 words
     at_ratio = mcq(options=("a a a a a a a a", *distractors))  # 15 / 11 < 1.5 -> pass
     over = mcq(options=("aaaa aaaa a a a a", *distractors))  # 17 / 11 > 1.5, 6 words against 3
-    assert check_length(at_ratio, CTX, CFG) is None
-    verdict = check_length(over, CTX, CFG)
+    assert check_length(at_ratio, CTX, LENGTH_CFG) is None
+    verdict = check_length(over, CTX, LENGTH_CFG)
     assert verdict.reason == "correct option much longer than the distractors" and verdict.value == 17 / 11
 
 
 def test_a_word_or_two_more_in_a_short_key_is_no_giveaway():
     """Short options differ by a word: 'Virgule flottante 32 bits' among 'Entiers 32 bits' is 1.7 times as long."""
     short = mcq(options=("Virgule flottante 32 bits", "Entiers 32 bits", "Entiers 8 bits", "Entiers 16 bits"))
-    assert check_length(short, CTX, CFG) is None
+    assert check_length(short, CTX, LENGTH_CFG) is None
     long = mcq(options=("Virgule flottante 32 bits, pour les valeurs hors de l'intervalle", "Entiers 32 bits",
                         "Entiers 8 bits", "Entiers 16 bits"))  # fmt: skip
-    assert check_length(long, CTX, CFG) is not None
+    assert check_length(long, CTX, LENGTH_CFG) is not None
 
 
 def test_giveaway_run_boundary():
@@ -729,7 +739,7 @@ def candidates() -> list[Item]:
 
 def test_run_filters_funnel_and_partition():
     cands = candidates()
-    res = run_filters(cands, CTX, CFG)
+    res = run_filters(cands, CTX, LENGTH_CFG)  # with the length check on
     accepted = {i.id for i in res.accepted}
     rejected = {r.id: r.filter for r in res.rejected}
     assert accepted == {"lf1", "f1", "m1"}
@@ -852,3 +862,11 @@ def test_a_run_counts_words_as_written():
     question = "The SONAME changes from libbar.so.1 to libbar.so.2 in a new release: how is the symbols file updated?"
     assert verbatim_run(question, "Set library-soname to libbar.so.2 and review the minimal versions") == 2
     assert verbatim_run(question, "how is the symbols file updated") == 6
+
+
+def test_code_options_that_differ_in_case_are_distinct():
+    """LaTeX's \\Hat and \\hat are two commands; "Monday" and "monday." stay one option."""
+    latex = mcq(options=("\\hat{xyz}", "\\Hat{xyz}", "\\widehat{xyz}", "\\check{xyz}"), index=0)
+    assert check_mcq(latex, CTX, CFG) is None
+    words = mcq(options=("Monday", "monday", "Tuesday", "Friday"), index=0)
+    assert check_mcq(words, CTX, CFG).reason == "mcq: options not distinct"

@@ -122,9 +122,9 @@ def test_mcq_is_judged_by_its_correct_option():
     assert judged_answer(prose_correct) == options[0]
     assert check_code_answer(prose_correct, CTX, CFG) is None  # a code distractor is fine
     assert judged_answer(code_correct) == options[1]
-    verdict = check_code_answer(code_correct, CTX, CFG)
-    assert verdict is not None and verdict.reason == "code"
-    assert check_code_answer(mcq("Which command draws a circle?", options, 1), CTX, CFG) is None
+    # an MCQ is graded by the option chosen: a key in code is no reference answer to paraphrase
+    assert check_code_answer(code_correct, CTX, CFG) is None
+    assert check_code_answer(item("Why use the emp package?", options[1]), CTX, CFG).reason == "code"
 
 
 def test_mcq_with_a_bad_index_falls_back_to_the_answer():
@@ -183,7 +183,7 @@ def test_a_question_naming_the_command_asks_for_its_call():
     named = mcq("Since Policy 3.9.2, which dpkg-architecture query gives the multiarch subdirectory of /usr/lib?",
                 options, 3)  # fmt: skip
     assert check_code_answer(named, CTX, CFG) is None
-    unnamed = mcq("Since Policy 3.9.2, how do packages find the multiarch subdirectory of /usr/lib?", options, 3)
+    unnamed = item("Since Policy 3.9.2, how do packages find the multiarch subdirectory of /usr/lib?", options[3])
     assert check_code_answer(unnamed, CTX, CFG) is not None  # nothing in the question asks for what to type
 
 

@@ -143,3 +143,18 @@ def test_reply_models_are_strict(model: type, data: dict, message: str) -> None:
 def test_reply_strings_are_stripped() -> None:
     reply = FactoidReply.model_validate({"question": "  Which number do I call?  ", "answer": " Call 112. "})
     assert (reply.question, reply.answer) == ("Which number do I call?", "Call 112.")
+
+
+def test_options_differing_only_in_case_are_distinct_when_they_are_code() -> None:
+    """LaTeX's \\Hat and \\hat are two commands (a capable model's MCQ was refused as four options not distinct);
+    words that differ only in case are still one option."""
+    reply = {
+        "question": "Which command puts a hat over its argument?",
+        "rationale": "It says so.",
+        "correct_answer": "\\hat{xyz}",
+        "distractors": ["\\Hat{xyz}", "\\widehat{xyz}", "\\check{xyz}"],
+    }
+    assert MCQReply.model_validate(reply)
+    words = {**reply, "correct_answer": "Until 8 pm", "distractors": ["until 8 PM", "Until 6 pm", "Never"]}
+    with pytest.raises(ValidationError, match="four different options"):
+        MCQReply.model_validate(words)

@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from qagen.config import GenerateConfig, LLMConfig
 from qagen.generate.context import GenerationContext
@@ -61,8 +62,26 @@ def test_request_counts_per_type() -> None:
     assert kinds["long_form"] == 20 and kinds["mcq"] == 40
     assert kinds["factoid"] == 16  # one per section (capped) in the four documents with entities
     models = {p.kind: p.response_model for p in planned}
-    assert models == {"long_form": LongFormReply, "factoid": FactoidReply, "mcq": MCQReply}
+    assert issubclass(models["long_form"], LongFormReply)
+    assert (models["factoid"], models["mcq"]) == (FactoidReply, MCQReply)
     assert all(p.request.schema == p.response_model.model_json_schema() for p in planned)
+    # a long-form request allows no more candidates than it asks for (the config's 3 here)
+    long_form = next(p for p in planned if p.kind == "long_form")
+    assert long_form.request.schema["properties"]["candidates"]["maxItems"] == 3
+    assert "3 different questions" in long_form.request.messages[-1].content
+
+
+def test_a_long_form_request_for_what_the_section_keeps_allows_one_candidate() -> None:
+    """With ``filter.keep_per_section`` 1, a request asks for one question and its schema allows one candidate:
+    a model that wrote three gave two for the quota to throw away (issue 42's fourth round)."""
+    config = GenerateConfig(min_section_words=0, types=["long_form"])
+    planned = plan_requests(make_ctx(config), PROMPTS, config, keep_per_section=1)
+    schema = planned[0].request.schema
+    assert schema["properties"]["candidates"]["maxItems"] == 1
+    reply = {"candidates": [{"question": f"How do I set option {n}?", "answer": "So.", "score": 4} for n in range(2)]}
+    with pytest.raises(ValidationError, match="at most 1 item"):
+        planned[0].response_model.model_validate(reply)
+    assert planned[0].response_model.model_validate({"candidates": reply["candidates"][:1]})
 
 
 def test_only_configured_types_are_planned() -> None:

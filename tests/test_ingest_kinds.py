@@ -259,6 +259,48 @@ def test_indexes(heading, text):
     assert classify_section(heading, text) == ("toc" if heading == "Contents" else "index")
 
 
+# A web page's contents list has section numbers but no page numbers (an FAQ's chapter page, a help chapter):
+# a source of questions about the document, never about the product (issue 42's fifth recording).
+NUMBERED_CONTENTS = """Inhoudsopgave
+10.1. Kan ik een kernel installeren en compileren zonder bepaalde
+Debian-specifieke afstellingen?
+10.2. Welke gereedschappen stelt Debian ter beschikking om een aangepaste kernel
+te bouwen?
+10.3. Welke bijzondere voorzieningen stelt Debian ter beschikking voor modules?
+10.4. Kan ik een oud kernel-pakket veilig de-installeren, en zo ja, hoe?
+10.5. Waar vind ik meer informatie over Linux-pakketten voor Debian?"""
+HELP_CHAPTER = """Table of Contents
+1. Introduction to Layers
+1.1. Layer Properties
+1.2. Layer Modes
+2. Creating New Layers
+2.1. Layer Groups
+2.2. Layer Masks
+3. Text Layers"""
+
+
+@pytest.mark.parametrize("text", [NUMBERED_CONTENTS, HELP_CHAPTER])
+def test_a_contents_list_without_page_numbers(text):
+    assert classify_section("Hoofdstuk 10. Debian en de kernel", text) == "toc"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # steps of a how-to: one level of numbers
+        "1. Open the Format menu.\n2. Choose Page.\n3. Click the Page tab.\n4. Select Landscape.\n5. Click OK.",
+        # numbered subsections inside prose: the paragraphs are most of the lines
+        "3.1 Options\nThe package takes two options.\nBoth are off by default.\n3.2 Commands\nThere is one command.\n"
+        "It takes one argument.\n3.3 Keys\nKeys are set with setup.\nThey apply to the group.\n3.4 Hooks\n"
+        "Hooks run at the end.\n3.5 Bugs\nNone known.\nReport them by mail.",
+        # numbers that go back and forth are no contents list
+        "2.1 two one\n1.1 one one\n3.2 three two\n1.4 one four\n2.2 two two",
+    ],
+)
+def test_numbered_steps_and_numbered_prose_are_no_contents_list(text):
+    assert classify_section("Usage", text) != "toc"
+
+
 def test_a_heading_word_alone_makes_no_kind():
     for heading in ("Index", "Contents", "Inhoud", "Bibliography", "Referencias", "Índice"):
         assert classify_section(heading, PROSE_EN) == "prose"

@@ -146,6 +146,30 @@ def test_grammar_schema_bounds_lengths_and_keeps_the_shape(kind):
         assert reduced["$defs"]["LongFormCandidate"]["properties"]["score"] == {"enum": [1, 2, 3, 4, 5]}
 
 
+@pytest.mark.parametrize("kind", ["long_form", "factoid", "mcq"])
+def test_a_question_may_name_a_latex_command_except_in_a_grammar(kind):
+    """The full schema lets a question hold a backslash and quotes (a LaTeX command, a quoted label: forbidding
+    them made a capable model write "the ibibleverse command"); the grammar's pattern keeps them out, since
+    llama.cpp's converter writes a pattern's characters raw inside the JSON string."""
+    question = 'What does \\newcommand do with a "*" after it?'
+    (full,) = set(_patterns(reply_schema(kind)))
+    (lowered,) = set(_patterns(grammar_schema(reply_schema(kind))))
+    assert re.fullmatch(full, question)
+    assert not re.fullmatch(lowered, question) and re.fullmatch(lowered, "What does newcommand do?")
+
+
+def _patterns(schema):
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "pattern":
+                yield value
+            else:
+                yield from _patterns(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            yield from _patterns(value)
+
+
 def test_grammar_schema_keeps_properties_named_like_keywords():
     schema = {"type": "object", "properties": {"title": {"type": "string", "title": "Title", "maxLength": 900}}}
     assert grammar_schema(schema) == {"type": "object", "properties": {"title": {"type": "string", "maxLength": 500}}}

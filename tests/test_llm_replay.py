@@ -18,6 +18,7 @@ RECORDED = Path(__file__).resolve().parent / "data" / "recorded"
 HELPDESK = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "helpdesk"
 MANUALS = HELPDESK.parent / "manuals"
 MULTILINGUAL = HELPDESK.parent / "multilingual"
+SHORT_DOCS = HELPDESK.parent / "short-docs"
 
 
 def _request(text: str, temperature: float = 0.7) -> LLMRequest:
@@ -57,34 +58,14 @@ def test_a_bad_recording_is_one_clear_error(tmp_path: Path) -> None:
         ReplayLLM(tmp_path)
 
 
-# the first recordings' sample: shared over validation and test by their sizes (the default when they were made)
-BY_SIZES = ["folds.sample_test_share=sizes"]
-# recording folder: corpus folder, build settings (the recording's README), generation requests, answerability
-# judge requests, least items, languages
+# recording folder: corpus folder, build settings (the recording's README), generation-stage requests (with the
+# label judge's), answerability judge requests, least items, languages. The fifth round (tests/data/recorded/
+# PROVENANCE.md); the recordings of earlier prompts are in benchmarks/data/recorded/.
 RECORDINGS = {
-    "helpdesk_b4": (
-        HELPDESK,
-        ["folds.samples_total=24", "generate.min_section_words=25", *BY_SIZES],
-        37,
-        1,
-        30,
-        {"en", "de", "fr"},
-    ),
-    "manuals_77": (MANUALS, ["folds.samples_total=20", *BY_SIZES], 41, 1, 35, {"en"}),
-    # the defaults of issue 43 (every kind, half the sample from test); two Dutch pages are untranslated (English)
-    "helpdesk_rom_b5": (
-        HELPDESK,
-        ["folds.samples_total=24", "generate.min_section_words=25"],
-        34,
-        0,
-        30,
-        {"es", "it", "nl", "en"},
-    ),
-    "manuals_78": (MANUALS, ["folds.samples_total=20"], 41, 1, 30, {"en"}),
-    # the fourth round: documents and languages whose LLM items nobody had read (benchmarks/README.md)
-    "multilingual_r4": (MULTILINGUAL, ["folds.samples_total=30"], 69, 18, 60, {"nl", "it", "es", "pt", "en"}),
-    "helpdesk_romA_r4": (HELPDESK, ["folds.samples_total=24"], 39, 0, 30, {"es", "it", "nl", "en"}),
-    "manuals_79": (MANUALS, ["folds.samples_total=20"], 42, 5, 35, {"en"}),
+    "manuals_81": (MANUALS, ["folds.samples_total=20"], 45, 1, 40, {"en"}),
+    "shortdocs_r5": (SHORT_DOCS, ["folds.samples_total=30"], 60, 1, 55, {"en"}),
+    "helpdesk_b_r5": (HELPDESK, ["folds.samples_total=24"], 42, 0, 35, {"en", "de", "fr"}),
+    "multilingual_r5": (MULTILINGUAL, ["folds.samples_total=30"], 67, 14, 60, {"nl", "it", "es", "en"}),
 }
 
 
@@ -118,4 +99,7 @@ def test_the_llm_path_end_to_end_on_recorded_replies(tmp_path: Path, name: str) 
     assert not any((i["bloom"], i["scenario"]) in {("B4", "S1"), ("B1", "S2"), ("B1", "S3")} for i in mcq)
     assert {i["generator"]["backend"] for i in items} == {"replay:recording"}
     assert {i["language"] for i in items} == languages
+    # each request asks for what the filters keep: nothing is generated only to be cut by the per-section quota
+    rejected = [json.loads(line) for line in (tmp_path / "out" / "rejected.jsonl").read_text().splitlines()]
+    assert not [r for r in rejected if r["filter"] == "top_per_section"]
     assert result is not None

@@ -3,7 +3,9 @@
 A chatbot's users ask how to do something and expect an explanation; an answer that is a
 LaTeX or MetaPost fragment, a shell command or a block of source code makes a poor reference
 (it is copied from an example, cannot be paraphrased, and grades badly). The answer judged
-is ``item.answer``, or for an MCQ the correct option (``item.options[item.answer_index]``).
+is ``item.answer``. A multiple-choice item is not judged: it is graded by the option chosen, so a key
+in code (``sep = "\t"``, a share path) is an option like any other (readers with the strict brief found
+every MCQ this filter rejected in two rounds good).
 
 It is rejected (reason ``code``, value: its code share) when at least half of its non-blank
 characters sit on code or markup lines (:func:`qagen.ingest.kinds.code_share`; a sentence
@@ -91,7 +93,9 @@ def judged_answer(item: Item) -> str:
 
 
 def check_code_answer(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject | None:
-    """Reject an answer that is mostly code or markup, unless the question asks for code."""
+    """Reject an answer that is mostly code or markup, unless the question asks for code (never an MCQ)."""
+    if item.type == "mcq":
+        return None
     answer = judged_answer(item)
     share = code_share(answer)
     if share < CODE_SHARE or asks_for_code(item.question) or _names_the_command(item.question, answer):

@@ -37,6 +37,9 @@ _ABOVE = re.compile(
 )
 
 
+_CODE_MARKS = frozenset("\\_{}<>=/$")  # an option with one of these is code or markup, where case is part of a name
+
+
 def normalize_text(text: str) -> str:
     """Text for comparing options: NFKC, case-folded, punctuation dropped, spaces collapsed; punctuation inside
     a word stays ("acme_sync" and "acme.sync" are two file names, "Paris." and "paris" one answer)."""
@@ -51,8 +54,10 @@ def normalize_text(text: str) -> str:
 def _written(text: str) -> str:
     """An option as written, its spaces and the sentence punctuation at its end left out: options of a notation
     or an operator differ in their symbols or in where they stand ("x := 1" and "x <- 1"; "(+ 3 5)" and
-    "(3 + 5)"), "Paris." and "paris" do not."""
-    text = unicodedata.normalize("NFKC", text).casefold().strip().rstrip(".!?;:,…").strip("\"'«»“”„‘’‹›")
+    "(3 + 5)"), "Paris." and "paris" do not. Code keeps its case: LaTeX's ``\\Hat`` and ``\\hat`` are two commands."""
+    text = unicodedata.normalize("NFKC", text)
+    text = text if _CODE_MARKS.intersection(text) else text.casefold()
+    text = text.strip().rstrip(".!?;:,…").strip("\"'«»“”„‘’‹›")
     return "".join(ch for ch in text if not ch.isspace())
 
 

@@ -36,7 +36,8 @@ SCENARIO_DESCRIPTIONS = {
     "S2": "the question needs at least two different facts, all from the same document; combine them." + _ONE_NEED,
     "S3": "the question needs facts from at least two different documents (the passages are labelled with "
     "their document); the correct answer must combine information from both, so that neither document "
-    "alone answers it." + _ONE_NEED,
+    "alone answers it." + _ONE_NEED + " If the documents share no such need, ask about the first document's"
+    " passages only: a question nobody would ask is worse than one that needs a single document.",
 }
 
 # The question's task in the user message, one phrase per scenario and level, so that the

@@ -9,13 +9,14 @@ from __future__ import annotations
 import functools
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model, model_validator
 
-# A decoding hint for grammar-constrained backends (llama.cpp, vLLM's guided decoding): a
-# question is one line ending in a question mark (Greek uses ";"), without the characters
-# JSON must escape (llama.cpp's converter would let them end the string). Only a hint:
+# A decoding hint for schema-following backends: a question is one line ending in a question mark (Greek
+# uses ";"). Quotes and backslashes are allowed: a question names LaTeX commands ("\\newcommand") and quotes
+# labels; forbidding them made a capable model drop the backslash ("the ibibleverse command"). Only a hint:
 # pydantic does not check it; the validity filter decides (language-aware) and records why.
-QUESTION_PATTERN = r'^[^"\\\x00-\x1f]{4,400}[?？؟;]$'
+QUESTION_PATTERN = r"^[^\x00-\x1f]{4,400}[?？؟;]$"
+# llama.cpp's grammar gets it without quotes and backslashes (qagen.llm.structured.grammar_schema).
 Question = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=5, max_length=500),
@@ -37,10 +38,30 @@ class LongFormCandidate(_Reply):
     score: int = Field(ge=1, le=5, description="5 = a question many users would ask, fully answered")
 
 
+LONG_FORM_MAX = 10
+
+
 class LongFormReply(_Reply):
     """Several candidate question/answer pairs for one section."""
 
-    candidates: list[LongFormCandidate] = Field(min_length=1, max_length=10)
+    candidates: list[LongFormCandidate] = Field(min_length=1, max_length=LONG_FORM_MAX)
+
+    model_config = ConfigDict(extra="forbid", strict=True, title="LongFormReply")
+
+
+@functools.cache
+def long_form_reply(n: int) -> type[LongFormReply]:
+    """The long-form reply of a request that asks for ``n`` questions: at most ``n`` candidates (``maxItems``
+    in its schema), so that a model does not write candidates the per-section quota would only throw away."""
+    if not 1 <= n <= LONG_FORM_MAX:
+        raise ValueError(f"a long-form request asks for 1 to {LONG_FORM_MAX} questions; got {n}")
+    if n == LONG_FORM_MAX:
+        return LongFormReply
+    return create_model(
+        f"LongFormReply{n}",
+        __base__=LongFormReply,
+        candidates=(list[LongFormCandidate], Field(min_length=1, max_length=n)),
+    )
 
 
 class FactoidReply(_Reply):
@@ -48,6 +69,15 @@ class FactoidReply(_Reply):
 
     question: Question
     answer: Answer
+
+
+_CODE_MARKS = frozenset("\\_{}<>=/$")
+
+
+def _option_key(option: str) -> str:
+    """What makes two options the same: words regardless of case ("Until 8 pm", "until 8 PM"); code as written,
+    since case is part of a name there (LaTeX's ``\\Hat`` and ``\\hat`` are two commands)."""
+    return option if _CODE_MARKS.intersection(option) else option.casefold()
 
 
 class MCQReply(_Reply):
@@ -61,7 +91,7 @@ class MCQReply(_Reply):
     @model_validator(mode="after")
     def _distinct(self) -> MCQReply:
         options = [self.correct_answer, *self.distractors]
-        if len({o.casefold() for o in options}) != 4:
+        if len({_option_key(o) for o in options}) != 4:
             raise ValueError("the correct answer and the three distractors must be four different options")
         return self
 

@@ -32,7 +32,7 @@ from qagen.generate.prompts import (
     load_few_shot,
     load_prompt,
 )
-from qagen.generate.reply_models import REPLY_MODELS, reply_schema
+from qagen.generate.reply_models import REPLY_MODELS, long_form_reply, reply_schema
 from qagen.generate.subjects import clean_heading
 from qagen.generate.text import shorten
 from qagen.language import language_name
@@ -105,7 +105,9 @@ def plan_requests(
             persona = persona_of.get(sid) or _drawn_persona(ctx, config, sid)
             planned.append(_long_form(ctx, section, prompts, config, llm, persona, n_questions))
         if "factoid" in config.types:
-            planned += _factoids(ctx, section, prompts["factoid"], config, llm)
+            # no more factoid requests per section than the filters keep (the rest would be asked to be thrown away)
+            n_factoids = min(config.factoid_per_section, keep_per_section or config.factoid_per_section)
+            planned += _factoids(ctx, section, prompts["factoid"], config, llm, n_factoids)
     if "long_form" in config.types and config.multi_hop_share > 0:
         planned += _pairs(ctx, prompts["multi_hop"], config, llm, persona_of, "multi_hop", config.multi_hop_share)
     if "long_form" in config.types and config.comparison_share > 0:
@@ -180,12 +182,19 @@ def _load(prompts_dir: str | Path, config: GenerateConfig) -> dict[str, Any]:
 
 
 def _request(
-    prompt: Prompt, values: dict[str, Any], kind: RequestKind, llm: LLMConfig, seed: int, index: int, tag: str
+    prompt: Prompt,
+    values: dict[str, Any],
+    kind: RequestKind,
+    llm: LLMConfig,
+    seed: int,
+    index: int,
+    tag: str,
+    schema: dict[str, Any] | None = None,
 ) -> LLMRequest:
     system, user = prompt.render(**values)
     return LLMRequest(
         messages=(Message("system", system), Message("user", user)),
-        schema=reply_schema(kind),
+        schema=schema if schema is not None else reply_schema(kind),
         schema_name=f"{kind}_reply",
         temperature=llm.temperature,
         max_tokens=llm.max_tokens,
@@ -252,9 +261,10 @@ def _long_form(
     }
     prompt: Prompt = prompts["long_form"]
     key = f"long_form:{section.id}"
+    model = long_form_reply(n_questions)  # no more candidates than asked for
     return PlannedRequest(
-        request=_request(prompt, values, "long_form", llm, ctx.seed, 0, key),
-        response_model=REPLY_MODELS["long_form"],
+        request=_request(prompt, values, "long_form", llm, ctx.seed, 0, key, model.model_json_schema()),
+        response_model=model,
         kind="long_form",
         section_ids=(section.id,),
         meta={
@@ -272,7 +282,7 @@ def _count(n: int) -> str:
 
 
 def _factoids(
-    ctx: GenerationContext, section: Section, prompt: Prompt, config: GenerateConfig, llm: LLMConfig
+    ctx: GenerationContext, section: Section, prompt: Prompt, config: GenerateConfig, llm: LLMConfig, n: int
 ) -> list[PlannedRequest]:
     lang = load_language(ctx.language_of(section.id))
     markers = lang.words.get("example_markers", ()) if lang else ()
@@ -283,7 +293,7 @@ def _factoids(
     ]
     unique = list({e.normalized: e for e in reversed(entities)}.values())[::-1]  # first occurrence of each
     out: list[PlannedRequest] = []
-    for entity in unique[: config.factoid_per_section]:
+    for entity in unique[:n]:
         values = _section_values(ctx, section, config) | {
             "entity": entity.text,
             "entity_kind_name": ENTITY_NAMES[entity.kind],

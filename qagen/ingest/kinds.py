@@ -23,6 +23,10 @@ the first that holds wins. Shares are of non-blank characters unless said otherw
     number; else a table of contents. A heading word (Contents, Inhoud, Inhalt, Sommaire,
     Indice, Índice / Index, Register, Indice analitico, Stichwortverzeichnis, ...)
     decides between the two, but never alone whether the section is either.
+    A contents list without page numbers (a web page's or an HTML export's) is a ``toc`` too: at least
+    ``MIN_NUMBERED_ENTRIES`` (5) lines start with a section number, they are at least ``NUMBERED_LINE_SHARE``
+    (50 %) of the lines, at least half of the numbers have two levels or more (``10.2``, ``12.2.1``: a
+    numbered list of steps has one), and at least 80 % of the steps between them go forward.
 ``references``
     At least ``REFERENCE_SHARE`` (60 %; ``REFERENCE_SHARE_HINTED``, 30 %, under a heading
     such as References, Bibliography, Literatur, Bibliografia, Referencias) of the entries
@@ -70,6 +74,8 @@ JUNK_SHARE = 0.02
 ENTRY_SHARE = 0.5
 ENTRY_SHARE_HINTED = 0.25
 MIN_ENTRIES = 2
+MIN_NUMBERED_ENTRIES = 5
+NUMBERED_LINE_SHARE = 0.5
 REFERENCE_SHARE = 0.6
 REFERENCE_SHARE_HINTED = 0.3
 CODE_SHARE = 0.5
@@ -414,6 +420,20 @@ def _page_entries(text: str) -> tuple[list[tuple[str, list[int]]], float]:
     return [(label, nums) for _, _, label, nums in found], (inside / total if total else 0.0)
 
 
+_SECTION_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S")
+
+
+def numbered_contents(lines: list[str]) -> bool:
+    """True when ``lines`` read as a contents list without page numbers (see the module docstring)."""
+    numbers = [tuple(int(n) for n in m.group(1).split(".")) for m in map(_SECTION_NUMBER.match, lines) if m]
+    if len(numbers) < MIN_NUMBERED_ENTRIES or len(numbers) < NUMBERED_LINE_SHARE * len(lines):
+        return False
+    if sum(len(n) >= 2 for n in numbers) * 2 < len(numbers):
+        return False
+    forward = sum(b > a for a, b in itertools.pairwise(numbers))
+    return forward >= 0.8 * (len(numbers) - 1)
+
+
 def _sort_key(label: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKD", label.casefold()) if ch.isalpha())
 
@@ -556,6 +576,8 @@ def classify_section(heading: str, text: str) -> SectionKind:
         covered = 0.0
     if covered >= ENTRY_SHARE or (hint in ("toc", "index") and covered >= ENTRY_SHARE_HINTED):
         return "index" if _toc_or_index(entries, hint) == "index" else "toc"
+    if numbered_contents(lines):
+        return "toc"
     refs = reference_share(lines)
     if refs >= REFERENCE_SHARE or (hint == "references" and refs >= REFERENCE_SHARE_HINTED):
         return "references"

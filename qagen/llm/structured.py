@@ -64,13 +64,14 @@ def grammar_schema(schema: Any) -> Any:
     """``schema`` reduced to what llama.cpp's JSON-schema grammar handles safely.
 
     Lowers ``maxLength`` above 500 to 500 and drops ``minLength`` above 64 (llama.cpp
-    expands length bounds into one grammar rule per character, and fails on long ones), and
-    turns a small integer range (``minimum``..``maximum``, which the converter ignores) into
-    an ``enum``. The lowered bound keeps a small model from running on to the token limit
-    inside one string; validation still applies the original schema to every reply. Titles
-    and descriptions are dropped (they do not constrain). Used for
-    the in-process llama.cpp backend and for ``json_object`` requests that carry a schema
-    (llama-cpp-python's server compiles that schema into a grammar).
+    expands length bounds into one grammar rule per character, and fails on long ones),
+    keeps a quote and a backslash out of a string pattern's negated class, and turns a small
+    integer range (``minimum``..``maximum``, which the converter ignores) into an ``enum``.
+    The lowered bound keeps a small model from running on to the token limit inside one
+    string; validation still applies the original schema to every reply. Titles and
+    descriptions are dropped (they do not constrain). Used for the in-process llama.cpp
+    backend and for ``json_object`` requests that carry a schema (llama-cpp-python's server
+    compiles that schema into a grammar).
     """
     if isinstance(schema, list):
         return [grammar_schema(s) for s in schema]
@@ -88,6 +89,11 @@ def grammar_schema(schema: Any) -> Any:
         out["maxLength"] = MAX_GRAMMAR_LENGTH
     if out.get("minLength", 0) > MAX_GRAMMAR_MIN_LENGTH:
         del out["minLength"]
+    pattern = out.get("pattern")
+    if isinstance(pattern, str) and pattern.startswith("^[^") and '"' not in pattern.split("]", 1)[0]:
+        # the converter writes a pattern's characters raw inside the JSON string: a quote or a backslash
+        # there would end or break it, so a negated class also excludes them here
+        out["pattern"] = '^[^"\\\\' + pattern[3:]
     lo, hi = out.get("minimum"), out.get("maximum")
     if out.get("type") == "integer" and isinstance(lo, int) and isinstance(hi, int) and 0 <= hi - lo < MAX_GRAMMAR_ENUM:
         out = {"enum": list(range(lo, hi + 1))}

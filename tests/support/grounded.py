@@ -17,6 +17,13 @@ def _sentences(text: str) -> list[str]:
     return parts or [text.strip()[:200] or "See the section."]
 
 
+def _max_items(body: dict, field: str, default: int) -> int:
+    """The ``maxItems`` of ``field`` in the request's JSON schema (``response_format``), else ``default``."""
+    fmt = body.get("response_format") or {}
+    schema = (fmt.get("json_schema") or {}).get("schema") or fmt.get("schema") or {}
+    return int(((schema.get("properties") or {}).get(field) or {}).get("maxItems", default))
+
+
 def grounded_responder(body: dict) -> dict:
     """Replies built from the passages in the prompt, in the shape each prompt asks for."""
     # the first user message holds the task; a repair request appends the invalid reply and
@@ -37,6 +44,7 @@ def grounded_responder(body: dict) -> dict:
         return {"labels": [{"question": k, "bloom": "B1", "scenario": "S1", "reason": "one fact"} for k in
                            range(1, count + 1)]}  # fmt: skip
     if '{"candidates"' in prompt:
+        most = _max_items(body, "candidates", 3)  # a model that follows the schema writes no more than it allows
         return {
             "candidates": [
                 {
@@ -44,7 +52,7 @@ def grounded_responder(body: dict) -> dict:
                     "answer": s,
                     "score": 5 - i % 3,
                 }
-                for i, s in enumerate(sents[:3])
+                for i, s in enumerate(sents[:most])
             ]
         }
     if "correct_answer" in prompt:
