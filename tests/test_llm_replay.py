@@ -66,6 +66,8 @@ RECORDINGS = {
     "shortdocs_r5": (SHORT_DOCS, ["folds.samples_total=30"], 60, 1, 55, {"en"}),
     "helpdesk_b_r5": (HELPDESK, ["folds.samples_total=24"], 42, 0, 35, {"en", "de", "fr"}),
     "multilingual_r5": (MULTILINGUAL, ["folds.samples_total=30"], 67, 14, 60, {"nl", "it", "es", "en"}),
+    # a size target (issue 43): every section the folds keep is asked in one round
+    "helpdesk_en_size50": (HELPDESK, ["generate.questions=50"], 188, 19, 190, {"en"}),
 }
 
 
@@ -102,4 +104,8 @@ def test_the_llm_path_end_to_end_on_recorded_replies(tmp_path: Path, name: str) 
     # each request asks for what the filters keep: nothing is generated only to be cut by the per-section quota
     rejected = [json.loads(line) for line in (tmp_path / "out" / "rejected.jsonl").read_text().splitlines()]
     assert not [r for r in rejected if r["filter"] == "top_per_section"]
+    target = manifest["stages"]["generate"].get("size_target")
+    if target:  # the ceiling is reached and said why in one line, naming the sections in no fold
+        assert target["sections_asked"] == target["sections_usable"] and target["accepted_test"] < target["questions"]
+        assert "fold conflicts" in target["shortfall"] and "\n" not in target["shortfall"]
     assert result is not None

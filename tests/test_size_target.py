@@ -159,3 +159,20 @@ def test_the_llm_budget_bounds_every_round_together(tmp_path: Path) -> None:
     assert sent == generated["llm"]["requests_sent"] == 35  # each round alone would have been allowed 35
     said = [w for w in generated["warnings_logged"] if "generate.questions" in w]
     assert len(said) == 1 and "llm.max_requests" in said[0] and "earlier rounds" in said[0]
+
+
+def test_a_shortfall_names_the_sections_fold_conflicts_left_out() -> None:
+    """At the ceiling, the sections in no fold are the reason to name (a corpus whose pages mix topics loses most
+    of its sections there, and 'more documents' alone would not tell the user why)."""
+    sampled, folds, doc_of = _corpus(n_docs=4, per_doc=5)
+    order = ask_order(sampled, folds, doc_of, seed=0)
+    rounds = Rounds(1000, order, {s: folds[s][1] == "test" for s in order}, conflicts=195)
+    while batch := rounds.next_batch():
+        rounds.record(batch, 0, got=0)
+    short = rounds.shortfall() or ""
+    assert "195 more sections are in no fold (fold conflicts" in short and "\n" not in short
+    assert rounds.to_dict()["sections_in_fold_conflicts"] == 195
+    none_lost = Rounds(1000, order, {s: folds[s][1] == "test" for s in order})
+    while batch := none_lost.next_batch():
+        none_lost.record(batch, 0, got=0)
+    assert "fold conflicts" not in (none_lost.shortfall() or "")

@@ -57,6 +57,7 @@ class Rounds:
     asked: int = 0
     got: int = 0
     rows: list[dict] = field(default_factory=list)
+    conflicts: int = 0  # sections the folds left out because their unit holds sections of both folds' topics
 
     def next_batch(self) -> list[str]:
         """The next sections to ask (empty when done: target reached, every section asked, or rounds used up)."""
@@ -95,10 +96,16 @@ class Rounds:
         if self.got >= self.target:
             return None
         if self.asked >= len(self.order) and not stopped:
+            lost = (
+                f"; {self.conflicts} more sections are in no fold (fold conflicts: their page or document holds "
+                "sections of both folds' topics; fewer, broader topics keep more)"
+                if self.conflicts
+                else ""
+            )
             return (
                 f"asked for {self.target} test questions (generate.questions), got {self.got}: every one of the "
                 f"{len(self.order)} usable sections was asked; that is this corpus's ceiling with these filters "
-                "and generator (more documents or item types give more, and offline, an LLM backend)"
+                f"and generator (more documents or item types give more, and offline, an LLM backend){lost}"
             )
         return (
             f"asked for {self.target} test questions (generate.questions), got {self.got} after {len(self.rows)} "
@@ -112,5 +119,6 @@ class Rounds:
             "accepted_test": self.got,
             "sections_asked": self.asked,
             "sections_usable": len(self.order),
+            "sections_in_fold_conflicts": self.conflicts,
             "rounds": self.rows,
         }

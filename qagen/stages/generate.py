@@ -156,7 +156,10 @@ def _in_rounds(
 
     doc_of = {sid: gctx.sections[sid].doc_id for sid in gctx.sampled}
     order = ask_order(gctx.sampled, gctx.folds, doc_of, ctx.config.seed)
-    rounds = Rounds(int(gen_cfg.questions or 0), order, {s: gctx.folds[s][1] == "test" for s in order})
+    conflicts = sum(a.status == "conflict" for a in ctx.inputs["assignments.jsonl"])
+    rounds = Rounds(
+        int(gen_cfg.questions or 0), order, {s: gctx.folds[s][1] == "test" for s in order}, conflicts=conflicts
+    )
     fctx = filter_context(ctx, make_embedder(ctx).embed)
     items: list = []
     failures: list = []
