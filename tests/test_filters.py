@@ -870,3 +870,8 @@ def test_code_options_that_differ_in_case_are_distinct():
     assert check_mcq(latex, CTX, CFG) is None
     words = mcq(options=("Monday", "monday", "Tuesday", "Friday"), index=0)
     assert check_mcq(words, CTX, CFG).reason == "mcq: options not distinct"
+    # a space inside code is part of it ("empty brackets must hold no space"); a run of spaces is one
+    spaced = mcq(options=("\\mfpic[2]", "\\mfpic[2][]", "\\mfpic[ ][2]", "\\mfpic[][2]"), index=3)
+    assert check_mcq(spaced, CTX, CFG) is None
+    runs = mcq(options=("\\mfpic[ ][2]", "\\mfpic[  ][2]", "\\mfpic[2]", "\\mfpic"), index=2)
+    assert check_mcq(runs, CTX, CFG).reason == "mcq: options not distinct"

@@ -73,3 +73,17 @@ def test_a_fitted_pair_never_contradicts_itself() -> None:
             assert fitted(bloom, scenario) in allowed
             assert fitted(bloom, scenario) == bloom or bloom not in allowed
     assert fitted("B1", "S2") == "B2" and fitted("B4", "S1") == "B3"
+
+
+def test_the_judge_sees_the_part_of_a_long_passage_its_rationale_quotes():
+    """A cut after the first 1,500 characters hid a long section's end from the label judge (its helpers said the
+    answer was not in the passage); the excerpt is taken around what the rationale quotes, cuts marked."""
+    from qagen.generate.labels import PASSAGE_CHARS, excerpt
+
+    evidence = "The colaction option enables the docolaction command, because it changes the aux file."
+    text = "Opening words of the section. " * 80 + evidence.replace(" the ", "\nthe ", 1) + " Closing words." * 200
+    shown = excerpt(text, f'"{evidence}"')
+    assert evidence.replace(" the ", "\nthe ", 1) in shown and shown.startswith("…") and shown.endswith("…")
+    assert len(shown) <= PASSAGE_CHARS + 2
+    assert excerpt(text, "a quote from nowhere in this section at all") == text[:PASSAGE_CHARS] + "…"
+    assert excerpt("A short section.", evidence) == "A short section."

@@ -54,11 +54,14 @@ def normalize_text(text: str) -> str:
 def _written(text: str) -> str:
     """An option as written, its spaces and the sentence punctuation at its end left out: options of a notation
     or an operator differ in their symbols or in where they stand ("x := 1" and "x <- 1"; "(+ 3 5)" and
-    "(3 + 5)"), "Paris." and "paris" do not. Code keeps its case: LaTeX's ``\\Hat`` and ``\\hat`` are two commands."""
+    "(3 + 5)"), "Paris." and "paris" do not. Code keeps its case and where it has a space (runs of spaces count as
+    one): LaTeX's ``\\Hat`` and ``\\hat`` are two commands, and ``\\mfpic[ ][2]`` is not ``\\mfpic[][2]`` (a manual
+    that says empty brackets must hold no space asks exactly that)."""
     text = unicodedata.normalize("NFKC", text)
-    text = text if _CODE_MARKS.intersection(text) else text.casefold()
+    code = bool(_CODE_MARKS.intersection(text))
+    text = text if code else text.casefold()
     text = text.strip().rstrip(".!?;:,…").strip("\"'«»“”„‘’‹›")
-    return "".join(ch for ch in text if not ch.isspace())
+    return " ".join(text.split()) if code else "".join(ch for ch in text if not ch.isspace())
 
 
 def check_schema(item: Item, ctx: FilterContext, config: FilterConfig) -> Reject | None:

@@ -47,10 +47,43 @@ class LabelReply(BaseModel):
     labels: list[_Label] = Field(min_length=1, max_length=BATCH)
 
 
+def excerpt(text: str, rationale: str | None, limit: int = PASSAGE_CHARS) -> str:
+    """At most ``limit`` characters of a passage, around what the item's rationale quotes of it when the
+    passage is longer: the judge must see the evidence (a cut after the first 1,500 characters had hidden it
+    from the judge's view for questions about a long section's end). Cuts are marked with "…"."""
+    if len(text) <= limit:
+        return text
+    at = _quoted_at(text, rationale or "")
+    start = 0 if at is None else max(0, min(at - limit // 3, len(text) - limit))
+    cut = text[start : start + limit]
+    return ("…" if start else "") + cut + ("…" if start + limit < len(text) else "")
+
+
+def _quoted_at(text: str, rationale: str) -> int | None:
+    """Where in ``text`` the rationale's first quoted piece of 30+ characters starts (spaces and line breaks
+    compared loosely), or None."""
+    import re
+
+    flat = re.sub(r"\s+", " ", text)
+    spots = [m.start() for m in re.finditer(r"\S\s*", text)]  # flat index -> text index, one per non-space run
+    for piece in re.split(r"\s*(?:…|\.\.\.|\[\.\.\.\])\s*", rationale):
+        probe = re.sub(r"\s+", " ", piece.strip().strip("\"'“”«»"))[:60]
+        if len(probe) >= 30 and (found := flat.find(probe)) >= 0:
+            return _text_index(text, flat, found, spots)
+    return None
+
+
+def _text_index(text: str, flat: str, index: int, spots: list[int]) -> int:
+    """The index in ``text`` of the character at ``index`` in its space-collapsed form."""
+    non_space_before = len(flat[:index].replace(" ", ""))
+    return spots[non_space_before] if non_space_before < len(spots) else len(text)
+
+
 def _block(k: int, item: Item, ctx: GenerationContext) -> str:
     options = "\n".join(f"  {chr(65 + i)}. {o}" for i, o in enumerate(item.options or ()))
     passages = "\n".join(
-        f'  Passage (document: "{ctx.title(ctx.sections[s].doc_id)}"): """{ctx.sections[s].text[:PASSAGE_CHARS]}"""'
+        f'  Passage (document: "{ctx.title(ctx.sections[s].doc_id)}"): """'
+        f'{excerpt(ctx.sections[s].text, item.rationale)}"""'
         for s in item.source.section_ids
         if s in ctx.sections
     )
