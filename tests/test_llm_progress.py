@@ -95,3 +95,48 @@ def test_an_engine_run_counts_repair_calls_in_its_total(capsys):
     assert all(r.ok for r in results) and engine.stats.repairs == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("llm: 4/4 calls (100%), 1 repair, 0 retries, 0 failed"), err
+
+
+def test_no_reply_for_a_while_is_said_not_kept_silent():
+    """A server that accepts the connection and never answers kept a run silent for timeout x attempts
+    (issue 47): once no call has finished for ``every_s``, a line says so, with the wait that applies."""
+    stats, clock, out = LLMStats(), Clock(), io.StringIO()
+    progress = LLMProgress(3, stats, None, stream=out, every_s=30, clock=clock, priced=False)
+    clock.t += 20
+    progress.waiting(120, 3)
+    assert out.getvalue() == ""  # not yet
+    clock.t += 15
+    progress.waiting(120, 3)
+    line = out.getvalue().strip()
+    assert line.startswith("llm: 0/3 calls (0%)") and "no reply for 35 s" in line
+    assert "up to 2 min 00 s (llm.timeout_s), 3 attempts" in line
+    progress.advance()
+    clock.t += 10
+    progress.waiting(120, 3)
+    assert len(out.getvalue().strip().splitlines()) == 1  # a call finished 10 s ago: nothing to say
+
+
+class SilentLLM(FakeLLM):
+    """Answers only once the run has said it is waiting (a server that keeps the caller waiting), or after 10 s:
+    deterministic whatever the machine's load."""
+
+    def __init__(self) -> None:
+        super().__init__(responder=lambda request: '{"answer": "a"}')
+
+    async def complete(self, request: LLMRequest):
+        import asyncio
+        import sys
+
+        for _ in range(200):
+            if "no reply for" in sys.stderr.getvalue():
+                break
+            await asyncio.sleep(0.05)
+        return await super().complete(request)
+
+
+def test_an_engine_says_it_is_waiting_while_no_reply_comes(capsys):
+    engine = LLMEngine(SilentLLM(), LLMConfig(max_concurrency=1), progress=True, progress_every_s=0.1)
+    results = engine.run([LLMRequest((Message("user", "q"),))], Answer)
+    assert results[0].ok
+    err = capsys.readouterr().err
+    assert "llm: 0/1 calls" in err and "no reply for" in err and "(llm.timeout_s)" in err, err

@@ -100,6 +100,8 @@ class LLMEngine:
         pacer: The rate limiter to wait on; by default one built from the config's
             ``requests_per_minute`` and ``tokens_per_minute``. Engines that call the same
             endpoint can share one, so that their requests count against one limit.
+        progress_every_s: Seconds between plain progress lines off a terminal, and of silence (no call
+            finished) before the progress says it is still waiting for a reply.
 
     ``stats`` accumulates over every ``run()`` of this engine, and so does the budget; a
     stop (budget, a streak of failures, authentication) is final for the engine.
@@ -114,6 +116,7 @@ class LLMEngine:
         cache_path: str | Path | None = None,
         progress: bool = False,
         pacer: Pacer | None = None,
+        progress_every_s: float = 30.0,
     ) -> None:
         from qagen.llm.registry import get_llm
 
@@ -121,6 +124,7 @@ class LLMEngine:
         self.llm: LLM = get_llm(llm, self.config)
         self.cache_path = Path(cache_path) if cache_path is not None else None
         self.progress = progress
+        self.progress_every_s = progress_every_s  # plain progress lines, and the word when no reply comes
         self.price = price_for(self.llm.model, self.config.prices)
         if self.config.max_cost_usd is not None and self.price is None:
             raise unpriced_budget(self.llm.model)
@@ -232,6 +236,7 @@ class LLMEngine:
                 self.config.max_cost_usd,
                 enabled=self.progress,
                 priced=self.price is not None,
+                every_s=self.progress_every_s,
             ),
         )
 
@@ -268,6 +273,7 @@ class LLMEngine:
         tasks = [asyncio.create_task(self._worker(run, pending)) for _ in range(n_workers)]
         if not tasks:
             return
+        heartbeat = asyncio.create_task(self._heartbeat(run))
         try:
             done, running = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
             raised = [t.exception() for t in done if not t.cancelled() and t.exception() is not None]
@@ -277,12 +283,20 @@ class LLMEngine:
                 # let them end (within timeout_s) and be cached; nothing new starts, waits are cut short
                 await asyncio.wait(in_flight, timeout=self.config.timeout_s)
         finally:  # any other error in a worker, or Ctrl-C, ends them all
+            heartbeat.cancel()
             for task in tasks:
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(heartbeat, *tasks, return_exceptions=True)
         for task in done:
             if not task.cancelled() and task.exception() is not None:
                 raise task.exception()  # type: ignore[misc]
+
+    async def _heartbeat(self, run: _Run) -> None:
+        """While calls are in flight, say when none has finished for a while (:meth:`LLMProgress.waiting`)."""
+        every = max(0.01, min(run.bar.every_s, 5.0))
+        while True:
+            await asyncio.sleep(every)
+            run.bar.waiting(self.config.timeout_s, self.config.max_retries + 1)
 
     async def _worker(self, run: _Run, pending: deque[int]) -> None:
         while pending and self._stopped is None:

@@ -56,6 +56,7 @@ class LLMProgress:
         self.desc = desc
         self.started = clock()
         self._last_line = self.started
+        self._last_done = self.started  # when a call last finished (or the run started)
         self._base = self._snapshot()
         self.terminal = self.enabled and _isatty(self.stream)
         self._bar: Any = None
@@ -78,6 +79,7 @@ class LLMProgress:
     def advance(self, n: int = 1) -> None:
         """``n`` calls (or cache hits) finished."""
         self.done += n
+        self._last_done = self.clock()
         if not self.enabled:
             return
         if self._bar is not None:
@@ -85,6 +87,25 @@ class LLMProgress:
             self._bar.update(n)
         elif self.clock() - self._last_line >= self.every_s:
             self._write_line()
+
+    def waiting(self, timeout_s: float, attempts: int) -> None:
+        """Say so when no call has finished for ``every_s`` seconds (a server that accepts the connection and
+        never answers kept a run silent for timeout x attempts): a line, or the bar's text on a terminal."""
+        if not self.enabled or self.done >= self.total:
+            return
+        quiet = self.clock() - self._last_done
+        if quiet < self.every_s:
+            return
+        note = (
+            f"no reply for {format_duration(quiet)} (each call waits up to {format_duration(timeout_s)}"
+            f" (llm.timeout_s), {attempts} attempt{'s' if attempts != 1 else ''})"
+        )
+        if self._bar is not None:
+            self._bar.set_postfix_str(f"{self.postfix()}; {note}")
+            return
+        if self.clock() - self._last_line >= self.every_s:
+            self._last_line = self.clock()
+            print(f"{self.line()}; {note}", file=self.stream, flush=True)
 
     def postfix(self) -> str:
         """``$0.0123 of $0.50, 3 repairs, 1 retry, 0 failed`` (what this run added)."""
