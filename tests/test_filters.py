@@ -836,16 +836,26 @@ def test_a_listing_quoted_line_by_line_is_quoted():
     assert quoted(made_up, source) < QUOTE_MIN_RATIO
 
 
-def test_options_of_a_notation_differ_in_their_symbols_and_where_they_stand():
-    notation = mcq(options=("S := a, aS", "S -> a ; aS", "S ::= a | aS", "a | aS ::= S"), index=2)
-    assert check_mcq(notation, CTX, CFG) is None
-    same = mcq(options=("x := 1", "x := 1.", "x <- 1", "x = 1"), index=0)
-    assert check_mcq(same, CTX, CFG).reason == "mcq: options not distinct"
-    # where the symbols stand tells a prefix form from an infix one
-    order = mcq(options=("3 + 5", "(+ 3 5)", "(3 + 5)", "+(3 5)"), index=1)
-    assert check_mcq(order, CTX, CFG) is None
-    quoted_twice = mcq(options=("Paris.", "«Paris»", "Lyon", "Nice"), index=0)
-    assert check_mcq(quoted_twice, CTX, CFG).reason == "mcq: options not distinct"
+# Which options are one and the same: (options, index of the key, the verdict's reason or None)
+DISTINCT_OPTIONS = [
+    # options of a notation differ in their symbols and where they stand
+    (("S := a, aS", "S -> a ; aS", "S ::= a | aS", "a | aS ::= S"), 2, None),
+    (("x := 1", "x := 1.", "x <- 1", "x = 1"), 0, "mcq: options not distinct"),
+    (("3 + 5", "(+ 3 5)", "(3 + 5)", "+(3 5)"), 1, None),  # a prefix form is no infix one
+    (("Paris.", "«Paris»", "Lyon", "Nice"), 0, "mcq: options not distinct"),
+    # LaTeX's \\Hat and \\hat are two commands; "Monday" and "monday" stay one option
+    (("\\hat{xyz}", "\\Hat{xyz}", "\\widehat{xyz}", "\\check{xyz}"), 0, None),
+    (("Monday", "monday", "Tuesday", "Friday"), 0, "mcq: options not distinct"),
+    # a space inside code is part of it ("empty brackets must hold no space"); a run of spaces is one
+    (("\\mfpic[2]", "\\mfpic[2][]", "\\mfpic[ ][2]", "\\mfpic[][2]"), 3, None),
+    (("\\mfpic[ ][2]", "\\mfpic[  ][2]", "\\mfpic[2]", "\\mfpic"), 2, "mcq: options not distinct"),
+]
+
+
+@pytest.mark.parametrize(("options", "index", "reason"), DISTINCT_OPTIONS)
+def test_which_options_are_distinct(options, index, reason):
+    verdict = check_mcq(mcq(options=options, index=index), CTX, CFG)
+    assert (verdict.reason if verdict else None) == reason
 
 
 def test_punctuation_inside_a_word_keeps_two_options_apart():
@@ -862,16 +872,3 @@ def test_a_run_counts_words_as_written():
     question = "The SONAME changes from libbar.so.1 to libbar.so.2 in a new release: how is the symbols file updated?"
     assert verbatim_run(question, "Set library-soname to libbar.so.2 and review the minimal versions") == 2
     assert verbatim_run(question, "how is the symbols file updated") == 6
-
-
-def test_code_options_that_differ_in_case_are_distinct():
-    """LaTeX's \\Hat and \\hat are two commands; "Monday" and "monday." stay one option."""
-    latex = mcq(options=("\\hat{xyz}", "\\Hat{xyz}", "\\widehat{xyz}", "\\check{xyz}"), index=0)
-    assert check_mcq(latex, CTX, CFG) is None
-    words = mcq(options=("Monday", "monday", "Tuesday", "Friday"), index=0)
-    assert check_mcq(words, CTX, CFG).reason == "mcq: options not distinct"
-    # a space inside code is part of it ("empty brackets must hold no space"); a run of spaces is one
-    spaced = mcq(options=("\\mfpic[2]", "\\mfpic[2][]", "\\mfpic[ ][2]", "\\mfpic[][2]"), index=3)
-    assert check_mcq(spaced, CTX, CFG) is None
-    runs = mcq(options=("\\mfpic[ ][2]", "\\mfpic[  ][2]", "\\mfpic[2]", "\\mfpic"), index=2)
-    assert check_mcq(runs, CTX, CFG).reason == "mcq: options not distinct"

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from qagen.filters.base import FilterContext, ItemFilter, Reject, reject
+from qagen.generate.reply_models import is_code_option
 from qagen.records import Item, Rejection, from_dict, to_dict
 
 if TYPE_CHECKING:
@@ -35,9 +36,6 @@ _ABOVE = re.compile(
     r"|\b(?:toutes|aucune) (?:les réponses|des réponses|de ces réponses)\b",
     re.IGNORECASE,
 )
-
-
-_CODE_MARKS = frozenset("\\_{}<>=/$")  # an option with one of these is code or markup, where case is part of a name
 
 
 def normalize_text(text: str) -> str:
@@ -58,7 +56,7 @@ def _written(text: str) -> str:
     one): LaTeX's ``\\Hat`` and ``\\hat`` are two commands, and ``\\mfpic[ ][2]`` is not ``\\mfpic[][2]`` (a manual
     that says empty brackets must hold no space asks exactly that)."""
     text = unicodedata.normalize("NFKC", text)
-    code = bool(_CODE_MARKS.intersection(text))
+    code = is_code_option(text)
     text = text if code else text.casefold()
     text = text.strip().rstrip(".!?;:,…").strip("\"'«»“”„‘’‹›")
     return " ".join(text.split()) if code else "".join(ch for ch in text if not ch.isspace())

@@ -12,6 +12,7 @@ failed, never as a verdict. ``generate.label_judge = false`` keeps the structura
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -62,21 +63,11 @@ def excerpt(text: str, rationale: str | None, limit: int = PASSAGE_CHARS) -> str
 def _quoted_at(text: str, rationale: str) -> int | None:
     """Where in ``text`` the rationale's first quoted piece of 30+ characters starts (spaces and line breaks
     compared loosely), or None."""
-    import re
-
-    flat = re.sub(r"\s+", " ", text)
-    spots = [m.start() for m in re.finditer(r"\S\s*", text)]  # flat index -> text index, one per non-space run
     for piece in re.split(r"\s*(?:…|\.\.\.|\[\.\.\.\])\s*", rationale):
-        probe = re.sub(r"\s+", " ", piece.strip().strip("\"'“”«»"))[:60]
-        if len(probe) >= 30 and (found := flat.find(probe)) >= 0:
-            return _text_index(text, flat, found, spots)
+        probe = " ".join(piece.strip().strip("\"'“”«»").split())[:60]
+        if len(probe) >= 30 and (found := re.search(r"\s+".join(map(re.escape, probe.split(" "))), text)):
+            return found.start()
     return None
-
-
-def _text_index(text: str, flat: str, index: int, spots: list[int]) -> int:
-    """The index in ``text`` of the character at ``index`` in its space-collapsed form."""
-    non_space_before = len(flat[:index].replace(" ", ""))
-    return spots[non_space_before] if non_space_before < len(spots) else len(text)
 
 
 def _block(k: int, item: Item, ctx: GenerationContext) -> str:

@@ -74,10 +74,16 @@ class FactoidReply(_Reply):
 _CODE_MARKS = frozenset("\\_{}<>=/$")
 
 
+def is_code_option(option: str) -> bool:
+    """An option that is code or markup (it holds one of ``\\ _ { } < > = / $``), where case is part of a name;
+    used here and by the validity filter's comparison of options."""
+    return bool(_CODE_MARKS.intersection(option))
+
+
 def _option_key(option: str) -> str:
     """What makes two options the same: words regardless of case ("Until 8 pm", "until 8 PM"); code as written,
     since case is part of a name there (LaTeX's ``\\Hat`` and ``\\hat`` are two commands)."""
-    return option if _CODE_MARKS.intersection(option) else option.casefold()
+    return option if is_code_option(option) else option.casefold()
 
 
 class MCQReply(_Reply):

@@ -96,7 +96,9 @@ def plan_requests(
 
         asked = [sid for sid in ctx.sampled if ctx.sections[sid].text.strip()]
         persona_of = assign_by_share(asked, config.persona_mix, ctx.seed)
+    # no more requests (long-form questions, factoids) per section than the filters keep: the rest would be thrown away
     n_questions = min(config.long_form_per_section, keep_per_section or config.long_form_per_section)
+    n_factoids = min(config.factoid_per_section, keep_per_section or config.factoid_per_section)
     for sid in ctx.sampled:
         section = ctx.sections[sid]
         if not substantial(section, config):
@@ -105,8 +107,6 @@ def plan_requests(
             persona = persona_of.get(sid) or _drawn_persona(ctx, config, sid)
             planned.append(_long_form(ctx, section, prompts, config, llm, persona, n_questions))
         if "factoid" in config.types:
-            # no more factoid requests per section than the filters keep (the rest would be asked to be thrown away)
-            n_factoids = min(config.factoid_per_section, keep_per_section or config.factoid_per_section)
             planned += _factoids(ctx, section, prompts["factoid"], config, llm, n_factoids)
     if "long_form" in config.types and config.multi_hop_share > 0:
         planned += _pairs(ctx, prompts["multi_hop"], config, llm, persona_of, "multi_hop", config.multi_hop_share)
