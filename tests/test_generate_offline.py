@@ -11,7 +11,7 @@ import pytest
 from qagen.config import GenerateConfig
 from qagen.generate.context import GenerationContext
 from qagen.generate.lang import add_language_folder, available, load
-from qagen.generate.offline import generate_offline
+from qagen.generate.offline import garbled, generate_offline
 from qagen.generate.offline.phrases import task_of
 from qagen.generate.offline.rules import RULES, enabled
 from qagen.records import Document, FoldAssignment, Section
@@ -454,3 +454,42 @@ def test_a_task_of_a_document_about_one_thing_names_the_thing() -> None:
     }
     asked = questions(ctx_of(german, types=["long_form"], subject="GIMP"))
     assert "Wie kann ich mit dem Filter „Gauß“ ein Bild weichzeichnen?" in asked, asked
+
+
+def test_a_document_that_never_names_the_corpus_product_is_not_asked_in_it() -> None:
+    docs = {
+        "a": ("GIMP layers", [("Adding a layer", STEPS)]),
+        "b": ("GIMP brushes", [("Creating a brush", STEPS.replace("image", "brush"))]),
+        "r": ("PDF user guide", [("Changing fonts", "1. Call setFont on the canvas.\n2. Pass the size.\n3. Draw.")]),
+    }
+    asked = questions(ctx_of(docs, types=["long_form"]))
+    assert "How do I add a layer in GIMP?" in asked, asked
+    assert not [q for q in asked if "font" in q], asked  # not "in GIMP", and without a name it asks nothing
+    off = questions(ctx_of(docs, types=["long_form"], offline_rules_off=["own_product"]))
+    assert "How do I change fonts in GIMP?" in off, off
+
+
+def test_a_term_of_a_document_about_one_thing_is_asked_in_that_thing() -> None:
+    tank = "A cone roof tank is a large tank placed on the ground and useful to store process fluids or solids."
+    docs = {"c": ("The chemplants package", [("Cone roof tank", tank)]), "o": ("The other package", [("Notes", STEPS)])}
+    asked = questions(ctx_of(docs, types=["long_form"], subject="LaTeX"))
+    assert asked.get("What is a cone roof tank in the chemplants package?") == "definition", asked
+    off = questions(ctx_of(docs, types=["long_form"], subject="LaTeX", offline_rules_off=["name_the_thing"]))
+    assert "What is a cone roof tank in LaTeX?" in off, off
+
+
+def test_a_task_heading_is_read_before_its_colon_and_glued_marks_and_code_answers_are_vetoed() -> None:
+    assert task_of("Moving the origin: the translate method", load("en")) == "move the origin"
+    docs = {
+        "f": ("The causets package", [("Notes", "1See https://arxiv.org/abs/0706.0375 for more on causal sets.")]),
+        "b": ("The BaseDocTemplate class", [("The BaseDocTemplate class", "BaseDocTemplate(self, filename, "
+              "pagesize=defaultPageSize, pageTemplates=[], showBoundary=0, leftMargin=inch, rightMargin=inch, "
+              "topMargin=inch) is the base class of document templates.")]),
+    }  # fmt: skip
+    asked = questions(ctx_of(docs, types=["long_form", "factoid"], subject="LaTeX"))
+    assert not [q for q in asked if "1See" in q or "BaseDocTemplate" in q], asked
+    off = questions(
+        ctx_of(docs, types=["long_form", "factoid"], subject="LaTeX", offline_rules_off=["no_garble", "prose_answer"])
+    )
+    assert [q for q in off if "BaseDocTemplate" in q], off
+    assert garbled("Where can I find the 1See online?") and not garbled("How are 2D-orders drawn?")

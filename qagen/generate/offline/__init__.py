@@ -83,6 +83,9 @@ def _pages(ctx: GenerationContext, rules: frozenset[str]) -> dict[str, Page]:
     for section in ctx.sections.values():
         by_doc[section.doc_id].append(section)
     product = ctx.subject and written_as(ctx.subject, (s.text for s in ctx.sections.values()))
+    # the product a document's questions name: the corpus's, where the document names it itself (a ReportLab
+    # guide in a folder of LaTeX manuals is not asked "... in LaTeX?")
+    naming = {doc: ctx.subject_of(doc) is not None for doc in by_doc} if on(rules, "own_product") else {}
     pages: dict[str, Page] = {}
     things: dict[tuple[str, str], Thing | None] = {}  # one per document and language: it reads the whole document
     repeated = boilerplate({doc: [s.text for s in secs] for doc, secs in by_doc.items()})
@@ -105,7 +108,9 @@ def _pages(ctx: GenerationContext, rules: frozenset[str]) -> dict[str, Page]:
                 things[(doc, lang.code)] = _thing(ctx.title(doc), secs, lang)
             thing = things[(doc, lang.code)]
             first = bool(prose) and prose[0].id == section.id
-            pages[section.id] = Page(section, heading, lang, thing, product, following, first, rules)
+            own_product = product if naming.get(doc, True) else None
+            unnamed = bool(product) and own_product is None  # the corpus has a product this document never names
+            pages[section.id] = Page(section, heading, lang, thing, own_product, following, first, rules, unnamed)
     return pages
 
 
@@ -197,7 +202,17 @@ def _vetoed(draft_parts: tuple[str, ...], page: Page, rules: frozenset[str]) -> 
     tokens = {fold(w) for w in re.findall(r"[^\W\d_][\w'’-]*", pieces)}
     if on(rules, "no_pointer") and tokens & page.lang.folded("pointers"):
         return "no_pointer"
+    if on(rules, "no_garble") and garbled(pieces):
+        return "no_garble"
     return None
+
+
+_GLUED_MARK = re.compile(r"(?<![\w-])\d{1,2}[A-Z][a-z]{2,}")
+
+
+def garbled(text: str) -> bool:
+    """A footnote or page mark glued to a word ("the 1See online"): text the parse ran together."""
+    return bool(_GLUED_MARK.search(text))
 
 
 def _long_form(ctx: GenerationContext, page: Page, rules: frozenset[str]) -> list[Item]:
@@ -259,6 +274,8 @@ def _factoids(ctx: GenerationContext, page: Page, rules: frozenset[str]) -> list
             if asked is not None and quotes_a_title(asked.question, titles):
                 continue
         if asked is None or asked.question in {i.question for i in items}:
+            continue
+        if on(rules, "no_garble") and garbled(asked.question):
             continue
         items.append(
             _item(ctx, "factoid", page, asked.question, asked.answer, (section.id,), "contact",

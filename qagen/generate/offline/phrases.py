@@ -8,16 +8,18 @@ Every word a rule needs comes from the language's data folder (:mod:`qagen.gener
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from qagen.generate.lang import LanguageData
 from qagen.generate.offline.reading import (
-    ENDS_SENTENCE,
     answer_text,
     english_verb,
     fold,
-    is_list_item,
+    mostly_code,
+    mostly_prose,
     namelike,
+    opens_sentence,
     plain_name,
     sentences,
     steps,
@@ -63,6 +65,7 @@ class Page:
     following: Section | None = None
     first_of_document: bool = False
     rules: frozenset[str] = frozenset()  # the rules in use (qagen.generate.offline.rules)
+    unnamed: bool = False  # the corpus has a product this page's document does not name (rule own_product)
 
 
 @dataclass(frozen=True)
@@ -79,23 +82,39 @@ def _fill(page: Page, frame_name: str, **values: str) -> str | None:
     frame = page.lang.frame(frame_name)
     if frame is None:
         return None
-    in_product = with_thing = ""
+    in_product = with_thing = in_thing = ""
     thing = page.thing
     if (
-        "{with_thing}" in frame
+        ("{with_thing}" in frame or "{in_thing}" in frame)
         and on(page.rules, "name_the_thing")
         and thing is not None
         and thing.titled
         and not any(fold(thing.name) in fold(v) for v in values.values())
     ):
         # a document about one thing of many (a package among a corpus of manuals): the task is asked of it
-        with_thing = (page.lang.frame("with_thing") or "").format(
-            thing=thing.said(page.lang), thing_dat=thing.said(page.lang, dative=True)
-        )
-    if not with_thing and page.product and not any(page.product.lower() in v.lower() for v in values.values()):
+        said = {"thing": thing.said(page.lang), "thing_dat": thing.said(page.lang, dative=True)}
+        with_thing = (page.lang.frame("with_thing") or "").format(**said) if "{with_thing}" in frame else ""
+        in_thing = (page.lang.frame("in_thing") or "").format(**said) if "{in_thing}" in frame else ""
+    if not (with_thing or in_thing) and page.unnamed and not _names_something(page, values.values()):
+        return None  # the corpus's product is not this document's, and no name says what the question is about
+    if (
+        not (with_thing or in_thing)
+        and page.product
+        and not any(page.product.lower() in v.lower() for v in values.values())
+    ):
         in_product = (page.lang.frame("in_product") or "").format(product=page.product)
-    text = frame.format(in_product=in_product, with_thing=with_thing, product=page.product or "", **values)
+    text = frame.format(
+        in_product=in_product, with_thing=with_thing, in_thing=in_thing, product=page.product or "", **values
+    )
     return re.sub(r"\s+", " ", text).strip()
+
+
+def _names_something(page: Page, values: Iterable[str]) -> bool:
+    """The question's own words name what it is about: the page's thing, a name, or a command."""
+    said = " ".join(values)
+    if page.thing is not None and fold(page.thing.name) in fold(said):
+        return True
+    return any(namelike(w) or w.startswith("\\") for w in said.split())
 
 
 def _first_lower(text: str, lang: LanguageData) -> str:
@@ -118,7 +137,7 @@ def _body_answer(page: Page, max_words: int = ANSWER_WORDS[1]) -> tuple[str, tup
 def _body_answer_of(body: str, page: Page, max_words: int, ids: tuple[str, ...]) -> tuple[str, tuple[str, ...]] | None:
     n = len(body.split())
     if ANSWER_WORDS[0] <= n <= max_words:
-        if not _prose(body):
+        if not mostly_prose(body):
             return None
         prose = without_labels(body)
         return (" ".join(sentences(prose, page.lang.code)), ids) if len(prose.split()) >= ANSWER_WORDS[0] else None
@@ -134,19 +153,6 @@ def _body_answer_of(body: str, page: Page, max_words: int, ids: tuple[str, ...])
     if len(listed.split()) <= max_words:
         return listed, ids
     return None
-
-
-def _prose(body: str) -> bool:
-    """Most of the body's words are in sentences or list items, not in labels ("Left: origin", "Middle:
-    radius = 1 applied twice")."""
-    labels = sum(
-        len(line.split())
-        for line in body.splitlines()
-        if 0 < len(line.split()) <= 6  # a wrapped line of a paragraph is longer
-        and not ENDS_SENTENCE.search(line.strip())
-        and not is_list_item(line)
-    )
-    return labels <= len(body.split()) / 2
 
 
 def instructs(answer: str, lang: LanguageData) -> bool:
@@ -194,6 +200,9 @@ def task_heading(page: Page) -> Draft | None:
 def task_of(heading: str, lang: LanguageData, my: bool = True) -> str | None:
     """The task a heading states, as the words after "How do I ..." in the language, or None."""
     text = heading.rstrip("?？ ").strip()
+    lead = re.split(r"\s*:\s+", text, maxsplit=1)[0]
+    if lead != text and len(lead.split()) >= 2:
+        text = lead  # "Moving the origin: the translate method": the task is before the colon
     verbs = {v.lower() for v in lang.tasks.get("verbs", ())}
     for pattern in lang.tasks.get("patterns", ()):
         match = re.match(pattern["match"], text, re.IGNORECASE)
@@ -355,18 +364,15 @@ def what_does_do(page: Page) -> Draft | None:
     if start is None:
         return None
     answer = answer_text(" ".join([_after_label(found[start], page.lang), *found[start + 1 :]]), page.lang.code, 60)
-    if len(answer.split()) < ANSWER_WORDS[0] or not _opens_sentence(answer):
+    if len(answer.split()) < ANSWER_WORDS[0] or not opens_sentence(answer) or _code_like(answer, page):
         return None
     question = _fill(page, "what_does_do", thing=page.thing.said(page.lang))
     return Draft("what_does_do", question, answer, (page.section.id,), (page.thing.name,), 0.75) if question else None
 
 
-def _opens_sentence(text: str) -> bool:
-    """``text`` opens as a sentence does: a capital letter, a command name ("\\Norm takes ...") or an opening
-    quote, not a fragment of code or a clause cut from its start ("_{\\text{...}} rather than ...")."""
-    return bool(re.match(r"[\"'“‘«„¿¡(]?(?:[^\W\d_]|\\[A-Za-z])", text)) and (
-        text.lstrip("\"'“‘«„¿¡(")[:1].isupper() or text.lstrip("\"'“‘«„¿¡(")[:1] == "\\"
-    )
+def _code_like(answer: str, page: Page) -> bool:
+    """The answer's first sentence is mostly code (rule prose_answer; :func:`mostly_code`)."""
+    return on(page.rules, "prose_answer") and mostly_code((sentences(answer, page.lang.code) or [answer])[0])
 
 
 def _after_label(sentence: str, lang: LanguageData) -> str:
@@ -398,7 +404,7 @@ def definition(page: Page) -> Draft | None:
     frame = "what_are" if plural else "what_is"
     answer = " ".join(found[:2]) if len(found[0].split()) < 15 and len(found) > 1 else found[0]
     question = _fill(page, frame, term=_first_lower(term, page.lang))
-    if question is None or len(answer.split()) < ANSWER_WORDS[0]:
+    if question is None or len(answer.split()) < ANSWER_WORDS[0] or _code_like(answer, page):
         return None
     return Draft("definition", question, answer, (page.section.id,), (term,), 0.7)
 

@@ -305,3 +305,33 @@ def stop_words(code: str) -> frozenset[str]:
     from qagen.language import function_words
 
     return function_words((code,))
+
+
+_CODE_CHARS = frozenset("(){}[]=_\\⟨⟩<>|")
+
+
+def mostly_code(text: str) -> bool:
+    """More than one character in twenty is a bracket, brace or operator: a call signature
+    ("BaseDocTemplate(self, filename, pagesize=...") or an argument template ("[⟨commands⟩]{⟨row⟩}"), no sentence."""
+    return sum(c in _CODE_CHARS for c in text) > len(text) / 20
+
+
+def opens_sentence(text: str) -> bool:
+    """``text`` opens as a sentence does: a capital letter, a command name ("\\Norm takes ...") or an opening
+    quote, not a fragment of code or a clause cut from its start ("_{\\text{...}} rather than ...")."""
+    return bool(re.match(r"[\"'“‘«„¿¡(]?(?:[^\W\d_]|\\[A-Za-z])", text)) and (
+        text.lstrip("\"'“‘«„¿¡(")[:1].isupper() or text.lstrip("\"'“‘«„¿¡(")[:1] == "\\"
+    )
+
+
+def mostly_prose(body: str) -> bool:
+    """Most of the body's words are in sentences or list items, not in labels ("Left: origin", "Middle:
+    radius = 1 applied twice")."""
+    labels = sum(
+        len(line.split())
+        for line in body.splitlines()
+        if 0 < len(line.split()) <= 6  # a wrapped line of a paragraph is longer
+        and not ENDS_SENTENCE.search(line.strip())
+        and not is_list_item(line)
+    )
+    return labels <= len(body.split()) / 2

@@ -126,11 +126,20 @@ RULES: tuple[Rule, ...] = (
         "DESIGN: a question names what it is about",
     ),
     Rule(
+        "own_product",
+        "rewrite",
+        "any",
+        "a document that never names the corpus's product (a ReportLab guide in a folder of LaTeX manuals)",
+        "no frames.in_product for its questions; a question with no name in it then gives no item",
+        "READING.md: natural and self-contained (a question framed in a product its document is not about)",
+    ),
+    Rule(
         "name_the_thing",
         "rewrite",
         "long_form",
         "a task of a document whose title names its thing ('The stanli package', 'Align tool')",
-        "frames.with_thing in the how-to question ('with the stanli package'), in place of frames.in_product",
+        "frames.with_thing in the how-to question ('with the stanli package'), frames.in_thing in what-is "
+        "questions ('in the chemplants package'), in place of frames.in_product",
         "READING.md: self-contained (a task of one package among many names the package)",
     ),
     Rule(
@@ -140,6 +149,22 @@ RULES: tuple[Rule, ...] = (
         "a question holding a word that points back (words.pointers: 'this', 'above', 'the same')",
         "rejection: not self-contained",
         "READING.md: self-contained",
+    ),
+    Rule(
+        "no_garble",
+        "veto",
+        "any",
+        "a question holding a footnote or page mark glued to a word ('the 1See online')",
+        "rejection: not natural (text the parse ran together)",
+        "READING.md: natural",
+    ),
+    Rule(
+        "prose_answer",
+        "veto",
+        "long_form",
+        "a what-does or what-is answer that is mostly code: a call signature, an argument template",
+        "rejection: the answer is not a sentence about the thing",
+        "READING.md: correct",
     ),
     Rule(
         "no_echo",
