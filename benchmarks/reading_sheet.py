@@ -2,6 +2,7 @@
 its source section(s), as Markdown for readers who have not seen the code; and the tally of their verdicts.
 
     python benchmarks/reading_sheet.py OUT --n 40 --seed 0 -o sheet.md
+    python benchmarks/reading_sheet.py OUT --n 40 --unread benchmarks/results/reading --language de fr -o sheet.md
     python benchmarks/reading_sheet.py OUT --tally verdicts_r1.csv verdicts_r2.csv [--json results.json]
 
 A verdicts file is CSV with the columns ``id,natural,self_contained,answerable,correct,labels,comment``
@@ -25,13 +26,33 @@ def _jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def sample(out: Path, n: int, seed: int, rejected: bool = False) -> list[dict]:
-    """``n`` items (or rejections) drawn with ``seed``, every item type in it when the build has it."""
+def read_ids(folder: Path) -> set[str]:
+    """The ids of every item a verdicts file in ``folder`` judged (an item id is a hash of its type, source
+    sections and question, so the same item in another build has the same id)."""
+    ids: set[str] = set()
+    for path in folder.glob("*.csv"):
+        with path.open(encoding="utf-8") as fh:
+            ids |= {row["id"].strip("` ") for row in csv.DictReader(fh) if row.get("id")}
+    return ids
+
+
+def sample(
+    out: Path,
+    n: int,
+    seed: int,
+    rejected: bool = False,
+    unread: set[str] | None = None,
+    languages: list[str] | None = None,
+) -> list[dict]:
+    """``n`` items (or rejections) drawn with ``seed``, every item type in it when the build has it; with
+    ``unread``, only items whose id is not in it; with ``languages``, only items in those languages."""
     items = [
         i
         for i in _jsonl(out / ("rejected.jsonl" if rejected else "items.jsonl"))
         if i.get("formulation", "natural") == "natural"
         and i.get("filter") not in DERIVED  # a variant or false premise not made: its original is an item
+        and (unread is None or i["id"] not in unread)
+        and (not languages or i.get("language") in languages)
     ]
     rng = random.Random(seed)
     by_type: dict[str, list[dict]] = defaultdict(list)
@@ -122,6 +143,8 @@ def main() -> int:
     ap.add_argument("--tally", type=Path, nargs="+")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--rejected", action="store_true", help="sample rejected.jsonl instead of items.jsonl")
+    ap.add_argument("--unread", type=Path, metavar="DIR", help="leave out items a verdicts file in DIR judged")
+    ap.add_argument("--language", nargs="+", help="only items in these languages")
     args = ap.parse_args()
     if args.tally:
         result = tally(args.out, args.tally)
@@ -130,7 +153,8 @@ def main() -> int:
             args.json.write_text(text + "\n", encoding="utf-8")
         print(text)
         return 0
-    text = sheet(args.out, sample(args.out, args.n, args.seed, args.rejected))
+    unread = read_ids(args.unread) if args.unread else None
+    text = sheet(args.out, sample(args.out, args.n, args.seed, args.rejected, unread, args.language))
     if args.output:
         args.output.write_text(text, encoding="utf-8")
     else:

@@ -595,3 +595,20 @@ def test_invalid_check_values_name_row_and_column_and_change_nothing(build, tmp_
         "or leave it empty",
     ]
     assert "nothing was imported" in str(err.value) and not (build / "reviews.jsonl").exists()
+
+
+def test_import_reports_the_checks_per_generator_rule(build, tmp_path):
+    items = [json.loads(line) for line in (build / "items.jsonl").read_text().splitlines()]
+    for item in items:  # the offline generator records the rule that wrote each item
+        item["generator"]["rule"] = {"long_form": "task_heading", "factoid": "contact"}.get(item["type"])
+    (build / "items.jsonl").write_text("".join(json.dumps(i) + "\n" for i in items))
+    path = export_review(build, tmp_path / "r.csv", reviewers="ann").files["ann"]
+    review_checked(path)
+    result = import_review(build, [path])
+    by_rule = result.summary["checks"]["by_rule"]
+    assert sorted(by_rule) == ["contact", "extractive", "task_heading"]  # an item with no rule: its backend
+    assert by_rule["task_heading"] == result.summary["checks"]["by_type"]["long_form"]
+    lines = format_import(result, build).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("  rule "))
+    assert lines[start + 3].split()[:2] == ["task_heading", "7"], lines[start:]
+    assert "5/6  83.3%" in lines[start + 3]

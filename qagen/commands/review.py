@@ -347,6 +347,13 @@ def checks_lines(checks: dict[str, Any] | None) -> list[str]:
     for name, group in [("all", overall), *checks["by_type"].items()]:
         cells = "".join(f"{_share_cell(group[m]):>16}" for m in MEASURES)
         lines.append(f"  {name:<12}{group['verdicts']:>8}{group['judged']:>8}{cells}")
+    by_rule = checks.get("by_rule") or {}
+    if by_rule:  # which rule wrote the items that read badly (switch it off: generate.offline_rules_off)
+        width = max(12, *(len(r) + 2 for r in by_rule))
+        lines.append(f"  {'rule':<{width}}{'verdicts':>8}{'judged':>8}" + "".join(f"{m:>16}" for m in MEASURES))
+        for name, group in by_rule.items():
+            cells = "".join(f"{_share_cell(group[m]):>16}" for m in MEASURES)
+            lines.append(f"  {name:<{width}}{group['verdicts']:>8}{group['judged']:>8}{cells}")
     return lines
 
 

@@ -82,6 +82,7 @@ def review_summary(items: Sequence[Item], reviews: Sequence[Verdict], rule: Rule
     by_item = current_verdicts(items, reviews)
     current = [v for vs in by_item.values() for v in vs]
     type_of = {it.id: it.type for it in items}
+    rule_of = {it.id: it.generator.rule or it.generator.backend for it in items}
     labels_of = {k: [v.label for v in vs] for k, vs in by_item.items()}
     approved = {r: sum(is_approved(labs, r) for labs in labels_of.values()) for r in RULES}  # type: ignore[arg-type]
     by_type: dict[str, Counter[str]] = defaultdict(Counter)
@@ -105,7 +106,7 @@ def review_summary(items: Sequence[Item], reviews: Sequence[Verdict], rule: Rule
         "labels_by_type": {t: _label_counts(c) for t, c in sorted(by_type.items())},
         "labels_by_reviewer": {r: _label_counts(c) for r, c in sorted(by_reviewer.items())},
         "agreement": agreement(current),
-        "checks": check_summary(current, type_of),
+        "checks": check_summary(current, type_of, rule_of),
     }
 
 

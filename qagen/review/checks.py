@@ -36,20 +36,32 @@ def group_checks(verdicts: Iterable[Verdict]) -> dict[str, Any]:
     return out
 
 
-def check_summary(verdicts: Sequence[Verdict], type_of: Mapping[str, str]) -> dict[str, Any]:
-    """The checks over all current verdicts and per item type.
+def check_summary(
+    verdicts: Sequence[Verdict], type_of: Mapping[str, str], rule_of: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """The checks over all current verdicts, per item type and per generator rule.
 
     Args:
         verdicts: Current verdicts (at most one per item and reviewer).
         type_of: Item id -> item type, for every item a verdict names.
+        rule_of: Item id -> what wrote it (the offline generator's rule, ``generator.rule``, else the
+            backend), so that a rule that reads badly is found from verdicts and switched off
+            (``generate.offline_rules_off``).
 
     Returns:
-        ``overall`` and ``by_type`` (type -> the same), each as :func:`group_checks` gives it.
+        ``overall``, ``by_type`` (type -> the same) and, with ``rule_of``, ``by_rule``, each as
+        :func:`group_checks` gives it.
     """
     by_type: dict[str, list[Verdict]] = defaultdict(list)
+    by_rule: dict[str, list[Verdict]] = defaultdict(list)
     for v in verdicts:
         by_type[type_of[v.item_id]].append(v)
-    return {
+        if rule_of is not None:
+            by_rule[rule_of[v.item_id]].append(v)
+    out = {
         "overall": group_checks(verdicts),
         "by_type": {t: group_checks(vs) for t, vs in sorted(by_type.items())},
     }
+    if rule_of is not None:
+        out["by_rule"] = {r: group_checks(vs) for r, vs in sorted(by_rule.items())}
+    return out
