@@ -19,7 +19,7 @@ from typing import Any
 
 from qagen.records import Section
 
-# The languages qagen writes offline questions in (qagen/generate/forms) and whose function words it
+# The languages qagen writes offline questions in (qagen/generate/lang) and whose function words it
 # knows when a text's language is not known (titles, subjects, a question's opening)
 QUESTION_LANGUAGES = ("en", "nl", "de", "fr", "es", "it", "pt")
 DOCUMENT_SAMPLE_CHARS = 3000  # first characters of a document that decide its language

@@ -10,7 +10,7 @@ import pytest
 
 from qagen.config import GenerateConfig
 from qagen.generate.context import GenerationContext
-from qagen.generate.lang import add_language_folder, available, load
+from qagen.generate.lang import add_language_folder, available, load, remove_language_folder
 from qagen.generate.offline import garbled, generate_offline
 from qagen.generate.offline.phrases import task_of
 from qagen.generate.offline.rules import RULES, enabled
@@ -193,13 +193,70 @@ def test_a_language_is_a_data_folder(tmp_path: Path) -> None:
     (folder / "tasks.json").write_text(json.dumps(tasks))
     (folder / "words.json").write_text(json.dumps({"pointers": ["ovo"]}))
     add_language_folder(tmp_path)
-    assert "xx" in available()
-    from qagen.generate.offline import generate_offline as generate
+    try:
+        assert "xx" in available()
+        from qagen.generate.offline import generate_offline as generate
 
-    ctx = ctx_of({"d": ("Vodič", [("Obrezati sliku", "Otvorite sliku. Odaberite alat. Pritisnite tipku Enter sada.")])})
-    ctx = GenerationContext(**{**ctx.__dict__, "doc_languages": {"d": "xx"}})
-    asked = {i.question: i.language for i in generate(ctx)}
-    assert asked == {"Kako obrezati sliku?": "xx"}
+        text = "Otvorite sliku. Odaberite alat. Pritisnite tipku Enter sada."
+        ctx = ctx_of({"d": ("Vodič", [("Obrezati sliku", text)])})
+        ctx = GenerationContext(**{**ctx.__dict__, "doc_languages": {"d": "xx"}})
+        asked = {i.question: i.language for i in generate(ctx)}
+        assert asked == {"Kako obrezati sliku?": "xx"}
+    finally:
+        remove_language_folder(tmp_path)
+    assert "xx" not in available()
+
+
+def test_a_language_folder_also_words_its_factoids_variants_and_premises(tmp_path: Path) -> None:
+    """The toy language's folder, with no code touched, words its contact factoids, subjects, verbose variants
+    and false premises, and adds its boilerplate headings to every language's."""
+    from qagen.entities import extract_entities
+    from qagen.generate.factoid_words import heading_frame, skipped_heading
+    from qagen.generate.factoids import entity_question
+    from qagen.generate.premises import make_false_premises
+    from qagen.generate.variants import search_query, verbose_languages, verbose_question
+    from qagen.records import GeneratorInfo, Item, Source
+
+    folder = tmp_path / "xx"
+    folder.mkdir()
+    parts = {
+        "frames": {"how_do_i": "Kako {task}?", "question_mark": "?"},
+        "contacts": {"topic_questions": {"phone": "Koji broj zovem za «{topic}»?"}},
+        "subjects": {"lead": "Za {subject}: "},
+        "headings": {"frame": "Što trebam znati o «{heading}» u {subject}?", "boilerplate": ["uvod"]},
+        "variants": {"verbose": ["Pozdrav, imam jedno pitanje za vas danas. {question} Puno hvala na odgovoru!"]},
+        "premises": {"wording": {"cloze": "?", "cloze_answer": "", "told": "{question} Čuo sam {false}. Točno?",
+                                 "told_answer": "Ne: {true}, ne {false}."}},
+    }  # fmt: skip
+    for name, value in parts.items():
+        (folder / f"{name}.json").write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
+    assert not skipped_heading("Uvod")
+    add_language_folder(tmp_path)
+    try:
+        text = "Za narudžbe nazovite 020 794 3120 radnim danom."
+        (phone,) = extract_entities(text, ("phone",), "NL")
+        asked = entity_question(text, phone, [phone], "Narudžbe", "Bolnica", "xx")
+        assert asked is not None and asked.question == "Za Bolnica: koji broj zovem za «narudžbe»?"
+        assert entity_question(text, phone, [phone], "Narudžbe", "Bolnica", "yy") is None  # no folder: no question
+        assert skipped_heading("Uvod")  # its boilerplate heading counts whatever the text's language
+        assert heading_frame("xx").startswith("Što trebam znati") and "xx" in verbose_languages()
+        verbose = verbose_question("Koji je broj odjela?", "7:i1", "xx")
+        assert verbose == "Pozdrav, imam jedno pitanje za vas danas. Koji je broj odjela? Puno hvala na odgovoru!"
+        assert (
+            search_query("Što trebam znati o «Narudžbe» u Bolnica?", "xx") == "Narudžbe Bolnica"
+        )  # the frame's words are no keywords
+        item = Item(id="f1", type="factoid", question="Koji je broj odjela?", answer=text,
+                    source=Source("d1", ("d1-s1",), ()), fold=1, split="validation",
+                    generator=GeneratorInfo("extractive"), entity="020 794 3120", entity_kind="phone",
+                    language="xx")  # fmt: skip
+        sections = {"d1-s1": Section("d1-s1", "d1", "d1.html", "Narudžbe", text, 1, 1, 0)}
+        values = {"phone": [("d1", "020 794 3120", "+31207943120", ""), ("d2", "020 555 0101", "+31205550101", "")]}
+        made, failed = make_false_premises([item], 1.0, sections, values, seed=1)
+        assert failed == [] and made[0].question.startswith("Koji je broj odjela? Čuo sam ")
+        assert made[0].answer.startswith("Ne: 020 794 3120, ne ")
+    finally:
+        remove_language_folder(tmp_path)
+    assert not skipped_heading("Uvod") and "xx" not in verbose_languages()
 
 
 def test_every_bundled_language_has_every_frame_the_rules_use() -> None:

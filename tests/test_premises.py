@@ -157,7 +157,10 @@ def test_the_share_follows_the_mix_and_other_languages_are_recorded() -> None:
     assert made[0].question.endswith("is. Klopt dat?") and made[0].answer.startswith("Nee: 020 794 3101, niet ")
     japanese = [factoid(1, "病棟の電話番号は何ですか?", "020 794 3101", language="ja")]
     made, failed = make_false_premises(japanese, 1.0, sections, values, seed=1)
-    assert made == [] and failed[0][1] == "no false-premise wording in ja (premise in qagen/generate/forms/ja.json)"
+    assert (
+        made == []
+        and failed[0][1] == "no false-premise wording in ja (wording in qagen/generate/lang/ja/premises.json)"
+    )
 
 
 @pytest.mark.parametrize(

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from qagen.config import GenerateConfig
+from qagen.generate.lang import every, fallback, part
 from qagen.generate.subjects import clean_title, document_subject, is_byline
-from qagen.generate.text import last_heading, word_set
+from qagen.generate.text import last_heading
 from qagen.io import sha256_text
 from qagen.language import QUESTION_LANGUAGES, function_words, identify
 from qagen.records import Document, FoldAssignment, Page, Section, Source, Split
@@ -316,8 +317,6 @@ def document_titles(
 
 
 _NAME_SEARCH_CHARS = 200_000
-# parts of a file name that name no package ("hyperref-doc.pdf", "R-lang.pdf", "chemnum_en.pdf")
-_NOT_NAMES = word_set("doc docs pdf man manual guide userguide user users html lang en src tex latex readme")
 
 
 def _file_named_package(path: str, title: str, text: str) -> str | None:
@@ -332,8 +331,9 @@ def _file_named_package(path: str, title: str, text: str) -> str | None:
     # whole parts only: a word of "latex2e-first-aid-for-external-files" ("first") is no name
     tokens = [seg.strip("_- ") for seg in reversed(stem_parts)]
     folded_title = title.casefold()
+    file_words = every("subjects", "file_words")
     for token in dict.fromkeys(t for t in tokens if len(t) >= 3 and not t.isdigit()):
-        if token.casefold() in _NOT_NAMES:
+        if token.casefold() in file_words:  # "hyperref-doc.pdf", "R-lang.pdf", "chemnum_en.pdf": no package
             continue
         in_title = re.search(rf"(?<![\w-]){re.escape(token.casefold())}(?![\w-])", folded_title)
         if in_title and not document_subject(title).startswith("“"):
@@ -355,10 +355,11 @@ def _file_named_package(path: str, title: str, text: str) -> str | None:
         ):
             kind = "package"
         if kind:
-            # English names only ("The layaureo package" would stand in an Italian question); the language
-            # is asked only here, of the few documents to rename
+            # in a language that words such a title (file_named_title: "The layaureo package" would stand in
+            # an Italian question); the language is asked only here, of the few documents to rename
             found = identify(text[:20_000])
-            return f"The {token} {kind}" if not found or found[0] == "en" else None
+            named = part(found[0] if found else fallback(), "subjects").get("file_named_title")
+            return named.format(name=token, kind=kind) if named else None
     return None
 
 

@@ -15,14 +15,13 @@ The wrong value is a near miss of the right one (another mailbox of the same dom
 same site, other last digits of a phone number), else a whole value of the same kind found in another
 document of the corpus, or for a fill-in-the-blank question one of its distractors (a term of the same
 kind from the corpus); it never appears in the source's document (or, for a
-distractor, in the source section), so the source says something else. Made offline in English:
-a factoid in one of qagen's frames asserts it of what the question asks for; a factoid in other
-words (an LLM's) is asked as written with the wrong value offered after it ("... ? I was told it is
-X. Is that right?"); a multiple-choice question gets one only as a fill-in-the-blank statement.
-In the other languages of qagen's offline forms (``premise`` in ``forms/<code>.json``: Dutch,
-German, French, Italian, Spanish, Portuguese) a fill-in-the-blank statement in that language's
-frames is asked back with the wrong value ("Klopt dit over ...: "..."?"), and a factoid gets the
-wrong value offered after it; a language without those forms gets none, and the shortfall is reported.
+distractor, in the source section), so the source says something else. The wording is the language's
+(``qagen/generate/lang/<code>/premises.json``): a factoid in one of its ``factoid_frames`` (English's)
+asserts it of what the question asks for; a factoid in other words (an LLM's, or a language without
+frames) is asked as written with the wrong value offered after it ("... ? I was told it is X. Is that
+right?"); a multiple-choice question gets one only as a fill-in-the-blank statement in one of the
+language's cloze frames ("Klopt dit over ...: "..."?"). A language without a ``wording`` gets none, and
+the shortfall is reported.
 """
 
 from __future__ import annotations
@@ -34,35 +33,25 @@ import re
 from collections.abc import Mapping, Sequence
 
 from qagen.entities import ENTITY_KINDS, entity_distractors, entity_key
-from qagen.generate.text import word_set
+from qagen.generate.lang import available, every, part
 from qagen.io import sha256_text
 from qagen.records import Item, Section
 
 PREMISES = ("true", "false")
 PREMISE_TYPES = ("factoid", "mcq")
 
-# Factoid frames of qagen.generate.factoids: the question -> the noun phrase it asks for.
-_LEAD = r"(?P<lead>(?:For|In|At) [^?]{1,120}?, )?"
-_FACTOID_FRAMES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(_LEAD + pattern + r"\?$"), phrase)
-    for pattern, phrase in (
-        (r"[Ww]hat is (?P<np>the (?:phone number|e-mail address) of .+?)", "{np}"),
-        (r"[Ww]hich phone number can I call (?P<rest>.+?)", "the phone number to call {rest}"),
-        (r"[Ww]hich e-mail address can I use (?P<rest>.+?)", "the e-mail address to use {rest}"),
-        (r"[Ww]hich e-mail address can I write to (?P<rest>.+?)", "the e-mail address to write to {rest}"),
-        (r"[Aa]t which e-mail address can I reach (?P<rest>.+?)", "the e-mail address of {rest}"),
-        (r"[Oo]n which website can I (?P<rest>.+?)", "the website where I can {rest}"),
-        (r"[Ww]hich website has information about (?P<rest>.+?)", "the website with information about {rest}"),
-        (r"[Ww]hich website belongs to (?P<rest>.+?)", "the website of {rest}"),
-        (r"[Ww]here can I find (?P<rest>.+?) online(?P<tail>(?: [^?]+)?)", "the web address of {rest}{tail}"),
-    )
-)
-# Cloze frames of qagen.generate.extractive._cloze_question (English).
-_CLOZE_FRAMES = (
-    re.compile(r'^Which (?P<word>[\w -]+?) completes this statement about (?P<about>.+?): "(?P<blanked>.+)"\?$'),
-    re.compile(r'^What (?P<word>[\w -]+?) is missing from this sentence about (?P<about>.+?): "(?P<blanked>.+)"\?$'),
-    re.compile(r'^In (?P<about>.+?), which (?P<word>[\w -]+?) belongs in the gap: "(?P<blanked>.+)"\?$'),
-)
+
+@functools.lru_cache(maxsize=16)
+def _factoid_frames(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The factoid frames of ``language`` (``factoid_frames`` of its premises.json: qagen's questions about an
+    entity -> the noun phrase each asks for), after an optional lead ("For IT Helpdesk, "); of every language
+    with frames for "" (the words of what any frame asks)."""
+    if language:
+        data = part(language, "premises")
+        lead, frames = data.get("factoid_lead", ""), data.get("factoid_frames") or ()
+        return tuple((re.compile(lead + pattern + r"\?$"), phrase) for pattern, phrase in frames)
+    codes = [c for c in available() if part(c, "premises").get("factoid_frames")]
+    return tuple(frame for code in codes for frame in _factoid_frames(code))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -92,33 +81,18 @@ def plan_false(n_eligible: int, share: float) -> int:
     return min(n_eligible, round(share / (1 - share) * n_eligible))
 
 
-# English's false-premise wording (its factoid frames above are its own); another language's is ``premise``
-# in its forms file, the same four strings.
-_PREMISE_EN = {
-    "cloze": 'Is this right about {about}: "{wrong}"?',
-    "cloze_answer": 'No: {true}, not {false}. The source says: "{right}"',
-    "told": "{question} I was told it is {false}. Is that right?",
-    "told_answer": "No: {true}, not {false}.",
-}
-
-
 def _premise_forms(language: str) -> dict[str, str] | None:
-    """The false-premise wording of ``language`` (``premise`` in ``forms/<code>.json``; English's here)."""
-    from qagen.generate.forms import forms
-
-    return _PREMISE_EN if language == "en" else forms(language).get("premise") or None
+    """The false-premise wording of ``language`` (``wording`` in its premises.json)."""
+    return part(language, "premises").get("wording") or None
 
 
 @functools.lru_cache(maxsize=16)
 def _cloze_frames(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     """``language``'s cloze questions as patterns (groups ``about`` and ``blanked``), with the kind each asks
-    for (English's, "": its ``word`` group says)."""
-    from qagen.generate.forms import forms
-
-    if language == "en":
-        return tuple((frame, "") for frame in _CLOZE_FRAMES)
-    out = []
-    for kind, templates in (forms(language).get("cloze") or {}).items():
+    for: its premises.json's ``cloze_patterns`` ("": their ``word`` group says) and ``cloze`` templates."""
+    data = part(language, "premises")
+    out = [(re.compile(pattern), "") for pattern in data.get("cloze_patterns") or ()]
+    for kind, templates in (data.get("cloze") or {}).items():
         for template in [templates] if isinstance(templates, str) else templates:
             pattern = (
                 re.escape(template).replace(r"\{about\}", "(?P<about>.+?)").replace(r"\{blanked\}", "(?P<blanked>.+)")
@@ -136,12 +110,14 @@ def factoid_claim(item: Item, false_value: str) -> Claim | None:
     wording = _premise_forms(code)
     if wording is None:
         return None
-    framed = _framed(item) if code == "en" else None
+    framed = _framed(item, code)
     if framed is not None:
         lead, np = framed
-        np = np + "," if ", who " in np else np  # "the e-mail address of R Schlicht, who wrote microtype,"
-        told = f"{lead}I was told {np} is {false_value}. Is that right?"
-        answer = f"No: {_addressed(np.rstrip(','))} is {item.entity}, not {false_value}."
+        data = part(code, "premises")
+        appositive = data.get("appositive")
+        np = np + "," if appositive and appositive in np else np  # "... of R Schlicht, who wrote microtype,"
+        told = data["factoid_told"].format(lead=lead, np=np, false=false_value)
+        answer = data["factoid_answer"].format(np=_addressed(np.rstrip(","), code), true=item.entity, false=false_value)
         return Claim(told, answer, false_value, item.entity, item.entity_kind)
     question = item.question.strip()
     if question.endswith("?") and "\n" not in question:
@@ -152,20 +128,21 @@ def factoid_claim(item: Item, false_value: str) -> Claim | None:
     return None
 
 
-_ASKER = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself"}
-_ASKER_WORD = re.compile(r"\b(?:I|me|my|mine|myself)\b")
-
-
-def _addressed(np: str) -> str:
+def _addressed(np: str, language: str) -> str:
     """The asker's noun phrase as the answer says it back ("the website where I can register my router" ->
-    "the website where you can register your router"; qagen's English frames only)."""
-    return _ASKER_WORD.sub(lambda m: _ASKER[m.group(0).casefold()], np)
+    "the website where you can register your router": ``asker`` and ``asker_words`` of the premises.json)."""
+    data = part(language, "premises")
+    asker, asker_words = data.get("asker") or {}, data.get("asker_words") or ()
+    if not asker_words:
+        return np
+    return re.sub(rf"\b(?:{'|'.join(asker_words)})\b", lambda m: asker[m.group(0).casefold()], np)
 
 
-def _framed(item: Item) -> tuple[str, str] | None:
-    """A factoid question in one of qagen's frames: its lead ("For IT Helpdesk, ") and the noun phrase it asks
-    for ("the phone number of the appointments desk"); None in any other wording."""
-    for frame, phrase in _FACTOID_FRAMES:
+def _framed(item: Item, language: str = "") -> tuple[str, str] | None:
+    """A factoid question in one of ``language``'s frames (any language's for ""): its lead ("For IT
+    Helpdesk, ") and the noun phrase it asks for ("the phone number of the appointments desk"); None in any
+    other wording."""
+    for frame, phrase in _factoid_frames(language):
         m = frame.match(item.question)
         if m is not None:
             groups = {k: v or "" for k, v in m.groupdict().items()}
@@ -277,7 +254,7 @@ def _claim(
 ) -> tuple[Claim | None, str]:
     code = item.language.split("-")[0]
     if _premise_forms(code) is None:
-        return None, f"no false-premise wording in {code} (premise in qagen/generate/forms/{code}.json)"
+        return None, f"no false-premise wording in {code} (wording in qagen/generate/lang/{code}/premises.json)"
     said: set[str] | None = None
     if item.type == "factoid":
         pool = values.get(item.entity_kind or "", ())
@@ -323,13 +300,6 @@ def _near_misses(item: Item, seed: int) -> list[str]:
     return entity_distractors(item.entity, item.entity_kind, [], rng, n=3, variants=True)
 
 
-# Words every factoid frame has: they say what kind of value is asked, not whose it is.
-_FRAME_WORDS = word_set(
-    "the a an of to for about in at on with by under i my me can is was told that right phone number e-mail "
-    "email address web website where information who wrote use write call reach find online"
-)
-
-
 def _words(text: str) -> set[str]:
     return set(re.findall(r"[^\W\d_][\w-]*", text.casefold()))
 
@@ -338,7 +308,9 @@ def _distinctive(item: Item) -> set[str]:
     """The words of a factoid's question that say whose value it is ("emergency", "department"); none for a
     question in no frame."""
     framed = _framed(item)
-    return {w for w in _words(framed[1] if framed else "") if w not in _FRAME_WORDS and len(w) > 2}
+    # words every factoid frame has (frame_words): they say what kind of value is asked, not whose it is
+    frame_words = frozenset(every("premises", "frame_words"))
+    return {w for w in _words(framed[1] if framed else "") if w not in frame_words and len(w) > 2}
 
 
 def _norm(text: str) -> str:

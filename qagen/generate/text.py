@@ -6,22 +6,23 @@ import functools
 import re
 from dataclasses import dataclass
 
+from qagen.generate.lang import compiled, every
+
 
 def word_set(words: str) -> frozenset[str]:
     """A word list written as one string ("the a an") as a set."""
     return frozenset(words.split())
 
 
-# "gri-mode.el, written by Peter S. Galbraith <psg@debian.org>": who wrote something, named in prose
-BYLINE_IN_PROSE = re.compile(r"\b(?:written|maintained|created|developed|contributed|authored) by\b", re.IGNORECASE)
-
-
 _BULLET = re.compile(r"^\s*(?:[-•*▪◦‣–·]|\d{1,2}[.)])\s+")
-_ABBREVIATIONS = re.compile(
-    r"\b(?:e\.g|i\.e|etc|a\.m|p\.m|approx|no|nr|vs|dr|mr|mrs|ms|st|incl|excl|min|max|tel|fig|ca|resp)\.$"
-    r"|(?<![\w.])(?-i:[A-Z])\.$",  # an initial: "based on M. Covington's macros"
-    re.IGNORECASE,
-)
+
+
+def _abbreviation() -> re.Pattern[str]:
+    """A text ending in an abbreviation that ends no sentence (every language's ``abbreviations`` in its
+    text.json: "e.g.", "approx.") or an initial ("based on M. Covington's macros")."""
+    return compiled("text", "abbreviations", r"\b(?:{})\.$|(?<![\w.])(?-i:[A-Z])\.$", re.IGNORECASE)
+
+
 # A sentence may start with a command name: "\kMassElectron is the mass of an electron."
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9€$£]|\\[A-Za-z])")
 _WORD = re.compile(r"\w+(?:[-'’.]\w+)*", re.UNICODE)
@@ -41,9 +42,8 @@ def last_heading(heading: str) -> str:
     return re.split(r"\s+[›»>]\s+", heading.strip())[-1].strip()
 
 
-_FIELD_LABEL = re.compile(
-    r"(?:^|(?<=[\w)])\s+(?:[-–•·]\s+)?)((?:[A-Z][\w'’-]*(?: [A-Za-z][\w'’-]*){0,3}|E-mail|Website):\s)"
-)
+# (a capitalised label of up to four words: "E-mail:", "Website:", "Appointments desk:")
+_FIELD_LABEL = re.compile(r"(?:^|(?<=[\w)])\s+(?:[-–•·]\s+)?)((?:[A-Z][\w'’-]*(?: [A-Za-z][\w'’-]*){0,3}):\s)")
 
 
 def fields(line: str) -> list[str]:
@@ -98,7 +98,7 @@ def split_sentences(paragraph: str) -> list[str]:
     buf = ""
     for piece in _SENTENCE_END.split(paragraph.strip()):
         buf = f"{buf} {piece}".strip() if buf else piece.strip()
-        if not _ABBREVIATIONS.search(buf):
+        if not _abbreviation().search(buf):
             parts.append(buf)
             buf = ""
     if buf:
@@ -161,15 +161,6 @@ def lemmas(word: str) -> dict[str, tuple[str, ...]]:
     return dict(lemminflect.getAllLemmas(word))
 
 
-# Auxiliaries and verbs that follow a plural noun opening a sentence ("Lists are ...", "Results show ...")
-_AFTER_PLURAL_SUBJECT = word_set(
-    "is are was were be can cannot will would shall should may might must do does did have has had "
-    "need needs show shows make makes give gives "
-    # a noun phrase going on ("Results of a Holter recording take about one week")
-    "of in on at from with about and or within without under over between"
-)
-
-
 def subjectless(sentence: str) -> bool:
     """An English sentence that opens with a verb in the third person and has no subject.
 
@@ -182,4 +173,6 @@ def subjectless(sentence: str) -> bool:
         return False
     first = words[0].lower()
     verbs = lemmas(first).get("VERB", ())
-    return bool(verbs) and first not in verbs and words[1].lower() not in _AFTER_PLURAL_SUBJECT
+    # after_plural_subject: auxiliaries and verbs that follow a plural noun opening a sentence ("Lists are
+    # ...", "Results show ..."), and words of a noun phrase going on ("Results of a Holter recording ...")
+    return bool(verbs) and first not in verbs and words[1].lower() not in every("text", "after_plural_subject")

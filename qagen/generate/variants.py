@@ -4,7 +4,7 @@ Users do not always ask in full sentences. ``generate.formulation_mix`` asks for
 ``search`` queries ("multicol package balance columns") and ``noisy`` questions (typos, no
 capitals, a missing question mark, missing diacritics) beside the ``natural`` questions, and
 ``verbose`` ones (the question whole inside a long-winded user's words that add no fact; in the
-languages of :data:`VERBOSE_LANGUAGES`). Both are
+languages of :func:`verbose_languages`). Both are
 made deterministically from accepted items, so the reference answer, the source and the expected
 behaviour stay valid: a chatbot should answer "multicol package balance colums" as it answers
 "For the multicol package, how do I balance the columns?". Only long-form and factoid questions
@@ -24,41 +24,35 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 
-from qagen.generate.text import word_set
+from qagen.generate.lang import available, every, part
 from qagen.io import sha256_text
 from qagen.records import Item
 
 FORMULATIONS = ("natural", "search", "noisy", "verbose")
 VARIANT_TYPES = ("long_form", "factoid")
 _WORD = re.compile(r"[^\W_][^\W_'’.-]*(?:[.'’-][^\W_]+)*")
-# English function words a search query leaves out (a short list on purpose: stop-word lists for
-# topic keywords also drop "work", "ill" or "number", which a query keeps)
-_FUNCTION_WORDS_EN = word_set(
-    "a an the this that these those my me i mine your you our we us it its they them their he she his her "
-    "what which who whom whose when where why how "
-    "can could should would will shall may might must do does did done is are was were be been being am "
-    "have has had having get gets "
-    "of in on at to for from by with about under over into onto through during before after between without "
-    "within per via as than and or but if then so not no nor also too very just "
-    "please tell explain know need want say says there here any some all each every"
-)
 
 
 @functools.lru_cache(maxsize=16)
 def _stop_words(language: str) -> frozenset[str]:
-    """Function words of ``language``: the English list, else the language's stop words of at most four
-    letters (long entries of stop-word lists are often content words) and the words of its offline
-    heading question ("Wat moet ik weten over ..."), which frame a question and are no keywords."""
+    """Function words of ``language``: its variants.json's ``search_stop_words`` where they stand instead of
+    stopwords-iso's (``search_stop_words_only``: a short list on purpose, as stop-word lists for topic
+    keywords also drop "work", "ill" or "number", which a query keeps); else the language's stop words of at
+    most four letters (long entries of stop-word lists are often content words), the words of its offline
+    heading question ("Wat moet ik weten over ..."), which frame a question and are no keywords, and every
+    language's ``search_stop_words``."""
     code = language.split("-")[0]
-    if code == "en":
-        return _FUNCTION_WORDS_EN
+    own = part(code, "variants") if code.isalpha() and code.islower() else {}
+    if own.get("search_stop_words_only"):
+        return frozenset(own.get("search_stop_words") or ())
     import stopwordsiso
 
     from qagen.generate.factoid_words import heading_frame
 
     short = {w.casefold() for w in (stopwordsiso.stopwords(code) or set()) if len(w) <= 4}
     frame = re.sub(r"\{\w+\}", " ", heading_frame(code))
-    return frozenset(short | {w.casefold() for w in _WORD.findall(frame)}) | _FUNCTION_WORDS_EN
+    framing = {w.casefold() for w in _WORD.findall(frame)}
+    return frozenset(short | framing) | frozenset(every("variants", "search_stop_words"))
 
 
 def search_query(question: str, language: str = "en") -> str | None:
@@ -103,72 +97,16 @@ def noisy_question(question: str, seed: str) -> str | None:
     return text if text != question else None
 
 
-# A verbose user wraps the question in words that add no fact (DataMorgana's "verbose" formulation):
-# the question stays whole inside, so its answer and source stay valid. In the languages of qagen's
-# offline question frames; none elsewhere.
-_VERBOSE: dict[str, tuple[str, ...]] = {
-    "en": (
-        "Hi, I hope you can help me with something. {question} I could not find it myself and would appreciate a "
-        "clear answer.",
-        "I have been trying to work this out for a while and I am not sure where to look. {question}",
-        "{question} I am asking because I need to get this right, so please be as precise as you can.",
-        "Sorry if this has been asked before, but I could not find it anywhere. {question} Thanks in advance!",
-    ),
-    "nl": (
-        "Hallo, ik hoop dat u me kunt helpen. {question} Ik kon het zelf niet vinden en zou een duidelijk antwoord "
-        "op prijs stellen.",
-        "Ik probeer dit al een tijdje uit te zoeken en weet niet goed waar ik moet kijken. {question}",
-        "{question} Ik vraag het omdat ik het goed wil doen, dus wees alstublieft zo precies mogelijk.",
-        "Sorry als dit al eerder gevraagd is, maar ik kon het nergens vinden. {question} Alvast bedankt!",
-    ),
-    "de": (
-        "Hallo, ich hoffe, Sie können mir helfen. {question} Ich habe es selbst nicht gefunden und wäre für eine "
-        "klare Antwort dankbar.",
-        "Ich versuche schon eine Weile, das herauszufinden, und weiß nicht genau, wo ich nachsehen soll. {question}",
-        "{question} Ich frage, weil ich es richtig machen möchte, also antworten Sie bitte so genau wie möglich.",
-        "Entschuldigung, falls das schon einmal gefragt wurde, aber ich konnte es nirgends finden. {question} "
-        "Vielen Dank im Voraus!",
-    ),
-    "fr": (
-        "Bonjour, j'espère que vous pourrez m'aider. {question} Je n'ai pas trouvé moi-même et j'aimerais une "
-        "réponse claire.",
-        "J'essaie de comprendre cela depuis un moment et je ne sais pas trop où chercher. {question}",
-        "{question} Je pose la question parce que je dois faire les choses correctement, alors soyez aussi précis "
-        "que possible.",
-        "Désolé si la question a déjà été posée, mais je n'ai rien trouvé nulle part. {question} Merci d'avance !",
-    ),
-    "it": (
-        "Buongiorno, spero che possiate aiutarmi. {question} Non sono riuscito a trovarlo da solo e apprezzerei "
-        "una risposta chiara.",
-        "Sto cercando di capirlo da un po' e non so bene dove guardare. {question}",
-        "{question} Lo chiedo perché devo farlo nel modo giusto, quindi vi prego di essere il più precisi possibile.",
-        "Scusate se è già stato chiesto, ma non sono riuscito a trovarlo da nessuna parte. {question} Grazie in "
-        "anticipo!",
-    ),
-    "es": (
-        "Hola, espero que puedan ayudarme. {question} No he podido encontrarlo por mi cuenta y agradecería una "
-        "respuesta clara.",
-        "Llevo un rato intentando averiguarlo y no sé muy bien dónde buscar. {question}",
-        "{question} Lo pregunto porque necesito hacerlo bien, así que les ruego que sean lo más precisos posible.",
-        "Perdón si ya se ha preguntado antes, pero no lo he encontrado en ninguna parte. {question} ¡Gracias de "
-        "antemano!",
-    ),
-    "pt": (
-        "Olá, gostaria de pedir ajuda com uma dúvida. {question} Não consegui encontrar a resposta sozinho e "
-        "agradeço uma resposta clara.",
-        "Há algum tempo que tento entender isto e não sei bem onde procurar. {question}",
-        "{question} Pergunto porque quero fazer isto corretamente, por isso peço a maior precisão possível.",
-        "Desculpem se isto já foi perguntado, mas não encontrei a resposta em nenhum lugar. {question} Obrigado "
-        "desde já!",
-    ),
-}
-VERBOSE_LANGUAGES = tuple(_VERBOSE)
+def verbose_languages() -> tuple[str, ...]:
+    """The languages with a verbose user's wrappers (``verbose`` in their variants.json)."""
+    return tuple(code for code in available() if part(code, "variants").get("verbose"))
 
 
 def verbose_question(question: str, seed: str, language: str = "en") -> str | None:
-    """The question wrapped in a long-winded user's words that add no fact, in the question's language;
-    None in a language without wrappers (:data:`VERBOSE_LANGUAGES`)."""
-    templates = _VERBOSE.get(language.split("-")[0].casefold())
+    """The question wrapped in a long-winded user's words that add no fact (DataMorgana's "verbose"
+    formulation), in the question's language: the question stays whole inside, so its answer and source stay
+    valid. None in a language without wrappers (:func:`verbose_languages`)."""
+    templates = part(language.split("-")[0].casefold(), "variants").get("verbose")
     if templates is None or not question.rstrip().endswith("?"):
         return None
     template = templates[random.Random(seed).randrange(len(templates))]

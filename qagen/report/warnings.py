@@ -58,8 +58,8 @@ ADVICE: tuple[tuple[str, str, str], ...] = (
     (
         r"no (?:question forms|questions offline)|without (?:offline )?(?:support|question forms)|language",
         "language",
-        "Documents in that language get no offline questions: configure an LLM ([llm] backend), or add a forms "
-        "file for the language (qagen/generate/forms/<code>.json).",
+        "Documents in that language get no offline questions: configure an LLM ([llm] backend), or add a data "
+        "folder for the language (qagen/generate/lang/<code>/).",
     ),
     (
         r"encrypted|truncated|no text|image-only|duplicate|timeout|damaged|cannot be read|encoding",

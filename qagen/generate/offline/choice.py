@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from qagen.generate.lang import every
 from qagen.generate.offline.phrases import Page, _fill, _first_lower, defined_term
 from qagen.generate.offline.reading import fold, menu_paths, sentences, words
 from qagen.generate.offline.rules import on
@@ -128,9 +129,10 @@ def _content_words(text: str, stop: frozenset[str]) -> frozenset[str]:
 
 
 def _stem(word: str) -> str:
-    """A word folded, without a plural -s or -en ("Tools" and "tool" are one word for the echo check)."""
+    """A word folded, without a plural ending of any language (words.plural_endings, the longest first: "-en",
+    "-s"; "Tools" and "tool" are one word for the echo check)."""
     folded = fold(word)
-    for ending in ("en", "s"):
+    for ending in sorted(every("words", "plural_endings"), key=len, reverse=True):
         if folded.endswith(ending) and len(folded) - len(ending) >= 3:
             return folded[: -len(ending)]
     return folded

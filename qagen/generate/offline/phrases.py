@@ -222,7 +222,7 @@ def task_of(heading: str, lang: LanguageData, my: bool = True) -> str | None:
                 continue
             verb = base
         if lang.tasks.get("coordinated_gerunds"):
-            rest = _coordinated(rest)
+            rest = _coordinated(rest, lang.tasks["coordinated_gerunds"])
         task = _join_task(form, verb, rest, lang)
         return _pronouns(task, lang) if my else task
 
@@ -249,12 +249,14 @@ def _verb_in_place(verb: str, rest: str, lang: LanguageData) -> bool:
     return verb[:1].islower() and fold(last) not in stop_words(lang.code)
 
 
-def _coordinated(rest: str) -> str:
-    """ "... or changing an appointment" -> "... or change an appointment" (English gerunds after and/or)."""
+def _coordinated(rest: str, gerunds: dict) -> str:
+    """ "... or changing an appointment" -> "... or change an appointment" (tasks.coordinated_gerunds: gerunds,
+    by their ``suffix``, after one of the ``conjunctions``)."""
     tokens = rest.split(" ")
+    conjunctions, suffix = set(gerunds.get("conjunctions", ())), gerunds.get("suffix") or "\0"
     for i in range(1, len(tokens)):
         # "... or changing an appointment": a gerund with an object; "pain and swelling" ends in a noun
-        if tokens[i - 1].lower() in ("and", "or") and tokens[i].lower().endswith("ing") and i + 1 < len(tokens):
+        if tokens[i - 1].lower() in conjunctions and tokens[i].lower().endswith(suffix) and i + 1 < len(tokens):
             base = english_verb(tokens[i])
             if base:
                 tokens[i] = base

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from qagen.generate.lang import fold
+from qagen.generate.lang import fallback, fold
 from qagen.records import Section
 
 __all__ = ["fold"]  # re-exported: the rules compare words folded
@@ -102,8 +102,8 @@ def sentences(text: str, language: str) -> list[str]:
         return []
     try:
         found = [s.strip() for s in segment(language, flat)]
-    except Exception:  # an unknown code: sentencex's fallback language
-        found = [s.strip() for s in segment("en", flat)]
+    except Exception:  # an unknown code: the fallback language's rules
+        found = [s.strip() for s in segment(fallback(), flat)]
     return [s for s in found if s]
 
 
@@ -197,7 +197,7 @@ def answer_text(text: str, language: str, max_words: int) -> str:
 def menu_paths(text: str, stop_words: frozenset[str]) -> list[str]:
     """Menu paths written with arrows ("Filters → Blur → Median Blur"), each item cut to its own words."""
     found: list[str] = []
-    for line in sentences(text, "en") if "\n" not in text else lines(text):
+    for line in sentences(text, fallback()) if "\n" not in text else lines(text):
         parts = _ARROW.split(line)
         if len(parts) < 2:
             continue
