@@ -550,3 +550,48 @@ def test_a_task_heading_is_read_before_its_colon_and_glued_marks_and_code_answer
     )
     assert [q for q in off if "BaseDocTemplate" in q], off
     assert garbled("Where can I find the 1See online?") and not garbled("How are 2D-orders drawn?")
+
+
+def test_a_question_heading_names_the_thing_of_its_document() -> None:
+    answer = "Write \\metrics{-} in the verse and the hyphen is printed as it is in the text of the poem."
+    docs = {
+        "m": ("The metrix package", [("How can I show a hyphen character?", answer)]),
+        "o": ("The other package", [("Notes", STEPS)]),
+    }
+    asked = questions(ctx_of(docs, types=["long_form"], subject="LaTeX"))
+    assert asked.get("How can I show a hyphen character with the metrix package?") == "question_heading", asked
+    off = questions(ctx_of(docs, types=["long_form"], subject="LaTeX", offline_rules_off=["question_names_thing"]))
+    assert "How can I show a hyphen character?" in off, off
+
+
+def test_a_contact_is_not_asked_about_its_section_heading() -> None:
+    feedback = (
+        "Any feedback on metrix is welcome. You may use its repository at https: //github.com/versmass/metrix to "
+        "request features and report bugs or send me an e-mail (mail@versmass.de).\nPlease note that the examples "
+        "may be wrong."
+    )
+    docs = {
+        "m": ("The metrix package", [("3.2 Feedback", feedback)]),
+        "c": ("The other package", [("Contact", "Send me an e-mail (piet.smit@example.org) with any question.")]),
+    }
+    asked = questions(ctx_of(docs, types=["factoid"], subject="LaTeX"))  # fmt: skip
+    assert not [q for q in asked if "feedback" in q.lower()], asked
+    off = questions(ctx_of(docs, types=["factoid"], subject="LaTeX", offline_rules_off=["no_heading_topic"]))
+    assert [q for q in off if "feedback" in q.lower()], off
+    assert garbled("Where can I find the 1see 2see online?") and not garbled("Which 64bit build do I need?")
+
+
+def test_definition_distractors_come_from_the_same_document() -> None:
+    terms = {
+        "Galley": "A galley is a rectangular area which receives text and other material filled into it.",
+        "Template": "A template is a named set of instructions that lays out one kind of document object.",
+        "Instance": "An instance is a template with every one of its keys given a value by the designer.",
+        "Socket": "A socket is a place in the code where one of several plugins can be inserted later.",
+    }
+    other = [("Heap", "A heap is a tree in which every parent holds a key no greater than its children.")]
+    docs = {"l": ("The xgalley package", list(terms.items())), "o": ("The heaps package", other * 1)}
+    made = [i for i in generate_offline(ctx_of(docs, types=["mcq"], subject="LaTeX"))]
+    choices = [i for i in made if i.generator.rule == "definition_choice"]
+    assert choices, made
+    for item in choices:
+        assert not [o for o in item.options if "parent holds a key" in o], item.options

@@ -208,11 +208,12 @@ def _vetoed(draft_parts: tuple[str, ...], page: Page, rules: frozenset[str]) -> 
 
 
 _GLUED_MARK = re.compile(r"(?<![\w-])\d{1,2}[A-Z][a-z]{2,}")
+_GLUED_MARKS = re.compile(r"(?<![\w-])\d{1,2}[a-z]{3,}\s+\d{1,2}[a-z]{3,}")
 
 
 def garbled(text: str) -> bool:
-    """A footnote or page mark glued to a word ("the 1See online"): text the parse ran together."""
-    return bool(_GLUED_MARK.search(text))
+    """A footnote or page mark glued to a word ("the 1See online", "the 1see 2see"): text the parse ran together."""
+    return bool(_GLUED_MARK.search(text) or _GLUED_MARKS.search(text))
 
 
 def _long_form(ctx: GenerationContext, page: Page, rules: frozenset[str]) -> list[Item]:
@@ -253,6 +254,17 @@ def quotes_a_title(question: str, titles: tuple[str, ...]) -> bool:
     return any(fold(plain_name(m["what"])) in names for m in _QUOTED.finditer(question))
 
 
+def _asks_about_heading(question: str, heading: str, page: Page) -> bool:
+    """The contact question's topic is the section's heading ("... write to about feedback", "... about sending a
+    bug report"), not what the line says the contact is for; a contact page's heading is no topic, so it stays."""
+    from qagen.generate.factoid_words import contact_headings
+
+    head = clean_heading(heading).rstrip(".:?!")
+    if len(head) < 3 or contact_headings().match(head) or (page.thing and fold(page.thing.name) in fold(head)):
+        return False
+    return re.search(rf"(?<!\w){re.escape(fold(head))}(?!\w)", fold(question)) is not None
+
+
 def _factoids(ctx: GenerationContext, page: Page, rules: frozenset[str]) -> list[Item]:
     from qagen.entities import extract_entities
     from qagen.generate.factoids import entity_question
@@ -276,6 +288,8 @@ def _factoids(ctx: GenerationContext, page: Page, rules: frozenset[str]) -> list
         if asked is None or asked.question in {i.question for i in items}:
             continue
         if on(rules, "no_garble") and garbled(asked.question):
+            continue
+        if on(rules, "no_heading_topic") and _asks_about_heading(asked.question, section.heading, page):
             continue
         items.append(
             _item(ctx, "factoid", page, asked.question, asked.answer, (section.id,), "contact",

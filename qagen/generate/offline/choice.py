@@ -1,7 +1,7 @@
 """The multiple-choice phrase rules: where a thing is in the menus, what a term is.
 
-Keys come from the section; distractors are the same kind of answer taken from other documents of the
-same language (other pages' menu paths, other terms' definitions), so each is plausible and wrong.
+Keys come from the section; distractors are the same kind of answer taken from elsewhere in the same
+language (other pages' menu paths, other terms' definitions of the same document), so each is plausible and wrong.
 """
 
 from __future__ import annotations
@@ -69,6 +69,9 @@ class Pools:
 
     def others(self, pool: dict[str, dict[str, list[str]]], code: str, doc: str) -> list[str]:
         return sorted({x for d, xs in pool.get(code, {}).items() if d != doc for x in xs})
+
+    def same(self, pool: dict[str, dict[str, list[str]]], code: str, doc: str) -> list[str]:
+        return sorted(set(pool.get(code, {}).get(doc, [])))
 
 
 def _options(
@@ -167,7 +170,9 @@ def definition_choice(page: Page, pools: Pools, rng: random.Random) -> Choice | 
     plural = copula in page.lang.words.get("definition_copulas", [])[1:]
     if plural:
         return None
-    made = _options(key, pools.others(pools.definitions, page.lang.code, page.section.doc_id), rng)
+    # other terms' definitions of the same document: the same field, so plausible and wrong (readers found
+    # another document's definitions, a programming term's beside a document class's, no plausible option)
+    made = _options(key, pools.same(pools.definitions, page.lang.code, page.section.doc_id), rng)
     question = _fill(page, "mcq_definition", term=_first_lower(term, page.lang))
     if made is None or question is None:
         return None

@@ -8,10 +8,10 @@ Every word a rule needs comes from the language's data folder (:mod:`qagen.gener
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from qagen.generate.lang import LanguageData
+from qagen.generate.offline.naming import named_question, names_something
 from qagen.generate.offline.reading import (
     answer_text,
     english_verb,
@@ -95,7 +95,7 @@ def _fill(page: Page, frame_name: str, **values: str) -> str | None:
         said = {"thing": thing.said(page.lang), "thing_dat": thing.said(page.lang, dative=True)}
         with_thing = (page.lang.frame("with_thing") or "").format(**said) if "{with_thing}" in frame else ""
         in_thing = (page.lang.frame("in_thing") or "").format(**said) if "{in_thing}" in frame else ""
-    if not (with_thing or in_thing) and page.unnamed and not _names_something(page, values.values()):
+    if not (with_thing or in_thing) and page.unnamed and not names_something(page, values.values()):
         return None  # the corpus's product is not this document's, and no name says what the question is about
     if (
         not (with_thing or in_thing)
@@ -107,14 +107,6 @@ def _fill(page: Page, frame_name: str, **values: str) -> str | None:
         in_product=in_product, with_thing=with_thing, in_thing=in_thing, product=page.product or "", **values
     )
     return re.sub(r"\s+", " ", text).strip()
-
-
-def _names_something(page: Page, values: Iterable[str]) -> bool:
-    """The question's own words name what it is about: the page's thing, a name, or a command."""
-    said = " ".join(values)
-    if page.thing is not None and fold(page.thing.name) in fold(said):
-        return True
-    return any(namelike(w) or w.startswith("\\") for w in said.split())
 
 
 def _first_lower(text: str, lang: LanguageData) -> str:
@@ -180,6 +172,11 @@ def question_heading(page: Page) -> Draft | None:
     if answer is None:
         return None
     question = heading if heading[:1].isupper() or heading[:1] in "¿¡" else heading[:1].upper() + heading[1:]
+    if on(page.rules, "question_names_thing") and not names_something(page, [question]):
+        named = named_question(question, mark, page)
+        if named is None:
+            return None
+        question = named
     return Draft("question_heading", question, answer[0], answer[1], (heading,), 0.9)
 
 

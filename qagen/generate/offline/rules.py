@@ -37,6 +37,15 @@ RULES: tuple[Rule, ...] = (
         "general: help pages and FAQs title sections with the user's question",
     ),
     Rule(
+        "question_names_thing",
+        "rewrite",
+        "long_form",
+        "a question heading that names nothing ('How can I show a hyphen character?') in a document about one "
+        "thing (its title names it) or of the corpus's product",
+        "frames.with_thing (else frames.in_product) before the question mark",
+        "READING.md: self-contained (a question of one package among many names the package)",
+    ),
+    Rule(
         "task_heading",
         "phrase",
         "long_form",
@@ -156,6 +165,15 @@ RULES: tuple[Rule, ...] = (
         "any",
         "a question holding a footnote or page mark glued to a word ('the 1See online')",
         "rejection: not natural (text the parse ran together)",
+        "READING.md: natural",
+    ),
+    Rule(
+        "no_heading_topic",
+        "veto",
+        "factoid",
+        "a contact question whose topic is the section's heading ('... write to about feedback', '... about "
+        "sending a bug report with ...'), outside a contact page",
+        "rejection: not natural (a heading dropped into a frame)",
         "READING.md: natural",
     ),
     Rule(
