@@ -255,12 +255,17 @@ def quotes_a_title(question: str, titles: tuple[str, ...]) -> bool:
 
 
 def _asks_about_heading(question: str, heading: str, page: Page) -> bool:
-    """The contact question's topic is the section's heading ("... write to about feedback", "... about sending a
-    bug report"), not what the line says the contact is for; a contact page's heading is no topic, so it stays."""
+    """The contact question's topic is the section's heading where that heading is a label or a task ("... write to
+    about feedback", "... about sending a bug report"); a contact page's heading is no topic, so it stays."""
     from qagen.generate.factoid_words import contact_headings
+    from qagen.generate.offline.phrases import task_of
 
     head = clean_heading(heading).rstrip(".:?!")
     if len(head) < 3 or contact_headings().match(head) or (page.thing and fold(page.thing.name) in fold(head)):
+        return False
+    # a one-word label ("Feedback", "Substances") or a task ("Sending a bug report") is a section's name, not what
+    # one writes about; a topic heading ("Lost or stolen devices", "Health and safety") stays
+    if len(head.split()) > 1 and task_of(head, page.lang) is None:
         return False
     return re.search(rf"(?<!\w){re.escape(fold(head))}(?!\w)", fold(question)) is not None
 

@@ -171,8 +171,8 @@ RULES: tuple[Rule, ...] = (
         "no_heading_topic",
         "veto",
         "factoid",
-        "a contact question whose topic is the section's heading ('... write to about feedback', '... about "
-        "sending a bug report with ...'), outside a contact page",
+        "a contact question whose topic is the section's heading when that heading is one word or a task "
+        "('... write to about feedback', '... about sending a bug report with ...'), outside a contact page",
         "rejection: not natural (a heading dropped into a frame)",
         "READING.md: natural",
     ),
