@@ -134,6 +134,11 @@ def cli() -> None:
 )
 @click.option("--dry-run", is_flag=True, help="Estimate LLM requests, tokens and cost; call nothing.")
 @click.option(
+    "--no-preflight",
+    is_flag=True,
+    help="Do not check the LLM endpoint and key before parsing (sets llm.preflight=false).",
+)
+@click.option(
     "--questions",
     type=click.IntRange(min=1),
     metavar="N",
@@ -162,6 +167,7 @@ def build(
     force: tuple[str, ...],
     llm: str | None,
     dry_run: bool,
+    no_preflight: bool,
     questions: int | None,
     executor: str | None,
     approved_only: bool,
@@ -176,6 +182,7 @@ def build(
     sets += ["splits.approved_only=true"] if approved_only else []
     sets += [f"executor={_toml_str(executor)}"] if executor else []
     sets += [f"generate.questions={questions}"] if questions else []
+    sets += ["llm.preflight=false"] if no_preflight else []
     log = (lambda _m: None) if quiet else (lambda m: _echo(m, err=True))
     forced: Any = True if "all" in force else list(force)
     result = _run_api(

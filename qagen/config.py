@@ -258,6 +258,11 @@ class LLMConfig(_Section):
     max_retries: int = Field(
         6, ge=0, description="retries of transient failures (timeouts, connection errors, 408/409/429/5xx)"
     )
+    preflight: bool = Field(
+        True,
+        description="before a build parses anything, check the OpenAI-compatible endpoint with one cheap call "
+        "(GET /models, 5 s, no retries) and the key; false (--no-preflight) for set-ups that know better",
+    )
     backoff_base_s: float = Field(
         1.0, gt=0, description="first retry waits about this long, doubling each time (plus jitter)"
     )

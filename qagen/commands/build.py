@@ -83,6 +83,8 @@ def build(
 
     cfg = _resolve_config(config, overrides)
     _check_budget(cfg, llm)
+    if not dry_run and cfg.llm.preflight:
+        _preflight(cfg, llm)  # a wrong URL or a missing key stops here, in seconds, not after parsing
     from qagen.embed.registry import check_embedder_spec
 
     check_embedder_spec(cfg.embed.backend)  # a misspelt embedder stops here, not after parsing
@@ -130,6 +132,23 @@ def _check_budget(cfg: Config, llm: Any) -> None:
     model, _ = openai_model(rest)
     if model and price_for(model, cfg.llm.prices) is None:
         raise unpriced_budget(model)
+
+
+def _preflight(cfg: Config, llm: Any) -> None:
+    """One cheap call to the OpenAI-compatible endpoint the build will use (:mod:`qagen.llm.preflight`)."""
+    spec = llm if llm is not None else cfg.llm.backend
+    if isinstance(spec, str):
+        from qagen.llm.registry import get_llm, parse_spec
+
+        if parse_spec(spec)[0] != "openai":
+            return
+        spec = get_llm(spec, cfg)
+    from qagen.llm.openai_backend import OpenAIBackend
+
+    if isinstance(spec, OpenAIBackend):
+        from qagen.llm.preflight import preflight
+
+        preflight(spec)
 
 
 def _resolve_config(config: Config | str | os.PathLike[str] | None, overrides: Sequence[str]) -> Config:

@@ -37,7 +37,8 @@ embedding_dim=8, port=0)``:
 - ``max_consecutive_faults``: when set, a logical request is faulted at most this many times
   in a row (a flaky provider, not a dead one), so a client with enough retries and repair
   attempts must lose nothing.
-- ``api_key``: when set, requests without ``Authorization: Bearer <api_key>`` get 401.
+- ``api_key``: when set, requests without ``Authorization: Bearer <api_key>`` get 401 (the model
+  list too; ``models_requests`` counts its requests).
 - ``json_schema=False``: a ``json_schema`` response_format gets HTTP 500 "Input should be
   'text' or 'json_object'" (as llama.cpp's server does); ``json_object=False``: a
   ``json_object`` response_format gets HTTP 400.
@@ -243,7 +244,13 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path.rstrip("/") == "/_fake/stats":
             self._send_json(200, self.server.owner.stats())
         elif self.path.rstrip("/") == "/v1/models":
-            model = self.server.owner.model
+            owner = self.server.owner
+            owner.models_requests += 1
+            if owner.api_key is not None and self.headers.get("Authorization") != f"Bearer {owner.api_key}":
+                message, kind, code = _STATUS_BODIES[401]
+                self._send_json(401, _error_body(message, kind, code))
+                return
+            model = owner.model
             self._send_json(200, {"object": "list", "data": [{"id": model, "object": "model", "owned_by": "fake"}]})
         else:
             self._send_json(404, _error_body("not found", "invalid_request_error", None))
@@ -335,6 +342,7 @@ class FakeOpenAIServer:
         self.fault_rate = fault_rate
         self.faults = tuple(faults) if faults else DEFAULT_FAULTS
         self.api_key = api_key
+        self.models_requests = 0  # GET /v1/models received (the build's preflight)
         self.model = model
         self.json_schema = json_schema
         self.json_object = json_object

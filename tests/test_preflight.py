@@ -1,0 +1,70 @@
+"""The build's preflight: one cheap call to the OpenAI-compatible endpoint before anything is parsed."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from qagen.cli import cli
+from qagen.commands.build import build
+from qagen.llm.base import AuthLLMError
+from qagen.llm.preflight import EndpointLLMError, shown_url
+from tests.support.llm_server import FakeOpenAIServer
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "docs"
+
+
+def _dead_url() -> str:
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def test_a_dead_endpoint_stops_the_build_before_parsing_with_its_url(tmp_path: Path) -> None:
+    url = _dead_url()
+    with pytest.raises(EndpointLLMError, match="cannot be reached") as caught:
+        build(EXAMPLES, tmp_path / "out", llm=f"openai:some-model@{url}")
+    assert url in str(caught.value) and "--no-preflight" in str(caught.value)
+    assert not (tmp_path / "out" / "sections.jsonl").exists()  # nothing was parsed
+
+
+def test_a_missing_key_is_said_once_before_parsing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    res = CliRunner().invoke(cli, ["build", str(EXAMPLES), "-o", str(tmp_path / "out"), "--llm",
+                                   "openai:gpt-4o-mini@https://llm.invalid/v1"])  # fmt: skip
+    assert res.exit_code == 1, res.output
+    assert res.output.count("no API key: set OPENAI_API_KEY") == 1, res.output
+    assert "parse" not in res.output and not (tmp_path / "out" / "sections.jsonl").exists()
+
+
+def test_a_url_without_its_api_path_and_a_refused_key_are_named(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-wrong")
+    with FakeOpenAIServer(api_key="sk-right") as server:
+        bare = server.url.removesuffix("/v1")
+        with pytest.raises(EndpointLLMError, match=r"HTTP 404 .*missing its API path, such as /v1"):
+            build(EXAMPLES, tmp_path / "a", llm=f"openai:fake-model@{bare}")
+        with pytest.raises(AuthLLMError, match=r"refused the key \(HTTP 401\)") as caught:
+            build(EXAMPLES, tmp_path / "b", llm=f"openai:fake-model@{server.url}")
+        assert "SECRET" not in str(caught.value) and "sk-wrong" not in str(caught.value)
+        assert server.count() == 0  # no chat request was sent
+
+
+def test_a_live_endpoint_passes_with_one_call_and_the_check_can_be_skipped(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-right")
+    with FakeOpenAIServer(api_key="sk-right") as server:
+        build(EXAMPLES, tmp_path / "ok", llm=f"openai:fake-model@{server.url}", until="parse")
+        assert server.models_requests == 1
+        assert (tmp_path / "ok" / "sections.jsonl").exists()
+    res = CliRunner().invoke(cli, ["build", str(EXAMPLES), "-o", str(tmp_path / "skip"), "--until", "parse", "-q",
+                                   "--no-preflight", "--llm", f"openai:some-model@{_dead_url()}"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "skip" / "sections.jsonl").exists()
+
+
+def test_a_url_in_a_message_never_carries_its_password() -> None:
+    assert shown_url("https://user:pw@llm.example.com/v1") == "https://llm.example.com/v1"
+    assert shown_url(None) == "https://api.openai.com/v1"
