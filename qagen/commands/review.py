@@ -331,9 +331,7 @@ def agreement_line(a: dict[str, Any]) -> str:
 
 
 def checks_lines(checks: dict[str, Any] | None) -> list[str]:
-    """Lines on the natural / answerable checks and the correct share, overall and per item type."""
-    from qagen.review.checks import MEASURES
-
+    """Lines on the natural / answerable checks and the correct share, overall, per item type and per rule."""
     if not checks:
         return []
     overall = checks["overall"]
@@ -342,19 +340,23 @@ def checks_lines(checks: dict[str, Any] | None) -> list[str]:
     lines = [
         f"checks of the {overall['verdicts']} current verdict(s), {overall['judged']} with "
         f"{' or '.join(CHECKS)} answered (yes / judged; blank: not judged; correct: label correct, of all verdicts):",
-        f"  {'type':<12}{'verdicts':>8}{'judged':>8}" + "".join(f"{m:>16}" for m in MEASURES),
+        *_check_table("type", [("all", overall), *checks["by_type"].items()], 12),
     ]
-    for name, group in [("all", overall), *checks["by_type"].items()]:
-        cells = "".join(f"{_share_cell(group[m]):>16}" for m in MEASURES)
-        lines.append(f"  {name:<12}{group['verdicts']:>8}{group['judged']:>8}{cells}")
     by_rule = checks.get("by_rule") or {}
     if by_rule:  # which rule wrote the items that read badly (switch it off: generate.offline_rules_off)
-        width = max(12, *(len(r) + 2 for r in by_rule))
-        lines.append(f"  {'rule':<{width}}{'verdicts':>8}{'judged':>8}" + "".join(f"{m:>16}" for m in MEASURES))
-        for name, group in by_rule.items():
-            cells = "".join(f"{_share_cell(group[m]):>16}" for m in MEASURES)
-            lines.append(f"  {name:<{width}}{group['verdicts']:>8}{group['judged']:>8}{cells}")
+        lines += _check_table("rule", list(by_rule.items()), max(12, *(len(r) + 2 for r in by_rule)))
     return lines
+
+
+def _check_table(head: str, groups: list[tuple[str, dict[str, Any]]], width: int) -> list[str]:
+    """A header and one row per group: verdicts, judged and a share cell per measure."""
+    from qagen.review.checks import MEASURES
+
+    rows = [f"  {head:<{width}}{'verdicts':>8}{'judged':>8}" + "".join(f"{m:>16}" for m in MEASURES)]
+    for name, group in groups:
+        cells = "".join(f"{_share_cell(group[m]):>16}" for m in MEASURES)
+        rows.append(f"  {name:<{width}}{group['verdicts']:>8}{group['judged']:>8}{cells}")
+    return rows
 
 
 def _share_cell(stats: dict[str, Any]) -> str:

@@ -32,13 +32,12 @@ def shown_url(base_url: str | None) -> str:
     return parts._replace(netloc=netloc).geturl()
 
 
-def preflight(backend: Any, timeout_s: float = PREFLIGHT_TIMEOUT_S, client: Any = None) -> None:
+def preflight(backend: Any, timeout_s: float = PREFLIGHT_TIMEOUT_S) -> None:
     """Check an :class:`~qagen.llm.openai_backend.OpenAIBackend`'s key and that its server answers.
 
     Args:
         backend: The backend (its ``base_url``, key variable and key are read from it).
         timeout_s: Connect and read timeout of the one call.
-        client: An ``openai.OpenAI`` client to use instead of making one (for a proxy or tests).
 
     Raises:
         AuthLLMError: No key is set, or the server refused it (HTTP 401/403).
@@ -48,8 +47,7 @@ def preflight(backend: Any, timeout_s: float = PREFLIGHT_TIMEOUT_S, client: Any 
 
     key = backend._key()  # no key: AuthLLMError, before anything else
     url = shown_url(backend.base_url)
-    if client is None:
-        client = openai.OpenAI(api_key=key, base_url=backend.base_url, max_retries=0, timeout=timeout_s)
+    client = openai.OpenAI(api_key=key, base_url=backend.base_url, max_retries=0, timeout=timeout_s)
     try:
         client.models.list()
     except openai.APITimeoutError:
