@@ -123,7 +123,7 @@ def remove_language_folder(folder: str | Path) -> None:
 
 
 def _clear() -> None:
-    for cached in (load, available, every, compiled, patterns):
+    for cached in (load, available, every, compiled, patterns, fallback):
         cached.cache_clear()
 
 
@@ -203,6 +203,7 @@ def patterns(name: str, key: str, flags: int = 0) -> tuple[re.Pattern[str], ...]
     return tuple(re.compile(p, flags) for p in every(name, key))
 
 
+@functools.lru_cache(maxsize=1)
 def fallback() -> str:
     """The language used where a text's language is unknown (``"fallback": true`` in its ``words.json``)."""
     return next((c for c in available() if (load(c) or LanguageData(c, {}, {})).words.get("fallback")), "")
