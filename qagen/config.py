@@ -285,7 +285,8 @@ class LLMConfig(_Section):
     cache_failures: bool = Field(
         True,
         description="a reply still invalid after its repairs is cached, and a rerun replays the failure instead of"
-        " paying again (unless repair_attempts grew); false asks again",
+        " paying again (unless repair_attempts grew); false asks again. qagen score's judges ask again unless this"
+        " is set",
     )
     max_consecutive_failures: int = Field(20, gt=0, description="stop the run after this many failed requests in a row")
     max_requests: int | None = Field(None, gt=0, description="stop cleanly before this many requests")

@@ -206,3 +206,39 @@ def test_a_judge_that_fails_every_request_leaves_score_incomplete(tmp_path):
     assert result.exit_code == 3 and "Traceback" not in result.output, result.output
     assert "incomplete:" in result.output and "judgement(s) failed" in result.output
     assert (out / "scores.json").is_file()  # the graded part is kept
+
+
+def test_a_rerun_asks_judgements_whose_replies_were_invalid_again(tmp_path):
+    """Case 39: the judge server answers prose, is fixed, and the user reruns as the warning says: the
+    failed judgements are asked again and graded (they had been replayed from the cache as failures)."""
+    from tests.support.llm_server import FakeOpenAIServer, default_responder
+
+    broken = {"on": True}
+
+    def respond(body):
+        return "Sure! I think the answer is the first one." if broken["on"] else default_responder(body)
+
+    out = make_out(tmp_path / "out")
+    answers = write_answers(tmp_path / "a.jsonl", ANSWERS)
+    with FakeOpenAIServer(respond) as server:
+        args = ("score", out, "--answers", answers, "--judge", f"openai:fake-model@{server.url}",
+                "--set", "score.embedder=tfidf", "--set", "llm.backoff_base_s=0.01", "-q")  # fmt: skip
+        first = run(*args)
+        assert first.exit_code == 3 and "incomplete:" in first.output, first.output
+        judge = json.loads((out / "scores.json").read_text())["overall"]["mcq"]["judge"]
+        assert judge["failed"] > 0 and judge["graded"] == 0
+        asked = server.count()
+        broken["on"] = False
+        second = run(*args)
+        assert second.exit_code == 0 and "incomplete:" not in second.output, second.output
+        assert server.count() > asked  # asked again, not replayed from the cache
+        judge = json.loads((out / "scores.json").read_text())["overall"]["mcq"]["judge"]
+        assert "failed" not in judge and judge["accuracy"] is not None
+
+
+def test_a_judge_keeps_invalid_replies_cached_only_when_the_user_says_so():
+    from qagen.score.judge import judge_llm_config
+
+    assert judge_llm_config(load_config(None, []).llm).cache_failures is False
+    assert judge_llm_config(load_config(None, ["llm.cache_failures=true"]).llm).cache_failures is True
+    assert load_config(None, []).llm.cache_failures is True  # a build still replays its invalid replies

@@ -329,4 +329,14 @@ def _llm_for(spec: Any, method: str, judge_spec: Any, mcq: Any, config: Any, cac
 
 def _llm_judge(llm: Any, config: Any, cache_dir: Any, progress: bool) -> LLMJudge:
     cache = Path(cache_dir) / "judge.sqlite" if cache_dir is not None else None
-    return LLMJudge(llm, config.llm, cache_path=cache, progress=progress, seed=config.seed)
+    return LLMJudge(llm, judge_llm_config(config.llm), cache_path=cache, progress=progress, seed=config.seed)
+
+
+def judge_llm_config(llm_config: Any) -> Any:
+    """The ``[llm]`` section a scoring judge runs with: a judgement whose reply stayed invalid is asked again
+    on the next ``qagen score`` (a failed judgement leaves its answer ungraded, and the user reruns to grade
+    it, often after fixing the server), unless ``llm.cache_failures`` was set explicitly. A judgement costs
+    a few dozen tokens; an ungraded answer costs the score."""
+    if "cache_failures" in llm_config.model_fields_set:
+        return llm_config
+    return llm_config.model_copy(update={"cache_failures": False})

@@ -160,8 +160,7 @@ def warnings(scores: dict[str, Any], notes: dict[str, Any]) -> list[str]:
         if failed:
             out.append(
                 f"the {label} failed on {failed} of {mcq['n']} multiple-choice answer(s); they are ungraded "
-                "(its accuracy is over the rest); rerun qagen score to retry them (add --set llm.cache_failures=false "
-                "when its replies were invalid: those are cached)"
+                "(its accuracy is over the rest); rerun qagen score to ask them again"
             )
     if notes.get("llm_failed"):
         out.append(f"the LLM judge failed on {notes['llm_failed']} refusal request(s); phrases decided those")
