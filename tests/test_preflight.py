@@ -68,3 +68,30 @@ def test_a_live_endpoint_passes_with_one_call_and_the_check_can_be_skipped(tmp_p
 def test_a_url_in_a_message_never_carries_its_password() -> None:
     assert shown_url("https://user:pw@llm.example.com/v1") == "https://llm.example.com/v1"
     assert shown_url(None) == "https://api.openai.com/v1"
+
+
+def test_a_build_whose_every_request_failed_says_so_not_no_candidates(tmp_path: Path) -> None:
+    """The endpoint answered the preflight (or there is none: a recording), then every generation request
+    failed: the last line blames the requests, not the documents."""
+    empty = tmp_path / "no_replies"  # a recording with no reply: every request fails for good
+    empty.mkdir()
+    fast = ["embed.backend=tfidf", "topics.reducer=pca", "topics.clusterer=kmeans", "topics.n_clusters=4",
+            "folds.samples_total=6", "llm.max_consecutive_failures=1000"]  # fmt: skip
+    args = ["build", str(EXAMPLES), "-o", str(tmp_path / "out"), "--llm", f"replay:{empty}", "-q"]
+    res = CliRunner().invoke(cli, args + [a for kv in fast for a in ("--set", kv)])
+    assert res.exit_code == 1, res.output
+    last = res.output.strip().splitlines()[-1]
+    assert last.startswith("error: no items: all ") and "LLM generation request(s) failed" in last, res.output
+    assert "no recorded reply" in last and "made no candidates" not in res.output
+
+
+def test_some_failed_requests_are_counted_of_all() -> None:
+    from qagen.report.summary import no_items_reason
+
+    generate = {
+        "counts": {"candidates": 0, "failed_requests": 3},
+        "llm": {"requests": 10, "errors": {"backend_error": 3}},
+        "errors": [{"request": "a", "reason": "HTTP 500 from the server"}] * 3,
+    }
+    reason = no_items_reason({"stages": {"generate": generate}})
+    assert reason.startswith("no items: 3 of 10 LLM generation request(s) failed (e.g. HTTP 500 from the server)")

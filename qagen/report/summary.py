@@ -147,6 +147,8 @@ def no_items_reason(manifest: dict[str, Any]) -> str:
     if "generate" not in stages:
         return "no items yet: the generate stage has not run"
     generated = stages.get("generate", {}).get("counts", {})
+    if not generated.get("candidates") and generated.get("failed_requests"):
+        return _failed_requests_reason(stages["generate"], generated["failed_requests"])
     if not generated.get("candidates"):
         language = generated.get("language", "")
         why = (
@@ -161,6 +163,21 @@ def no_items_reason(manifest: dict[str, Any]) -> str:
         reasons.update(row.get("reasons", {}))
     top = ", ".join(f"{k} {v}" for k, v in reasons.most_common(3))
     return f"no items: the filters rejected all {generated['candidates']} candidates ({top}); see rejected.jsonl"
+
+
+def _failed_requests_reason(entry: dict[str, Any], failed: int) -> str:
+    """No candidates because LLM requests failed: say so, with how many of how many and the commonest reason
+    (the generator was never heard, so "no candidates" would blame the documents)."""
+    llm = entry.get("llm") or {}
+    total = llm.get("requests") or failed
+    reasons = Counter(str(e.get("reason", "")) for e in entry.get("errors") or [] if isinstance(e, dict))
+    first = reasons.most_common(1)[0][0] if reasons else next(iter(llm.get("errors") or {}), "")
+    share = f"all {failed}" if failed >= total else f"{failed} of {total}"
+    because = f" (e.g. {first})" if first else ""
+    return (
+        f"no items: {share} LLM generation request(s) failed{because}; fix the LLM or its settings and rerun "
+        "(completed requests are cached); see generation_failures.jsonl"
+    )
 
 
 def document_rows(data: ReportData, limit: int) -> dict[str, Any]:
