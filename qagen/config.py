@@ -260,8 +260,9 @@ class LLMConfig(_Section):
     )
     preflight: bool = Field(
         True,
-        description="before a build parses anything, check the OpenAI-compatible endpoint with one cheap call "
-        "(GET /models, 5 s, no retries) and the key; false (--no-preflight) for set-ups that know better",
+        description="before a build parses anything, check each OpenAI-compatible endpoint it uses (generator, "
+        "embedder) with one cheap call (GET /models, 5 s, no retries) and the key, and qagen score's judges before "
+        "judging; false (--no-preflight) for set-ups that know better",
     )
     backoff_base_s: float = Field(
         1.0, gt=0, description="first retry waits about this long, doubling each time (plus jitter)"

@@ -95,3 +95,34 @@ def test_some_failed_requests_are_counted_of_all() -> None:
     }
     reason = no_items_reason({"stages": {"generate": generate}})
     assert reason.startswith("no items: 3 of 10 LLM generation request(s) failed (e.g. HTTP 500 from the server)")
+
+
+def test_a_dead_embedding_endpoint_stops_the_build_before_parsing(tmp_path: Path) -> None:
+    url = _dead_url()
+    res = CliRunner().invoke(cli, ["build", str(EXAMPLES), "-o", str(tmp_path / "out"), "-q",
+                                   "--set", f"embed.backend=openai:some-embedder@{url}"])  # fmt: skip
+    assert res.exit_code == 1, res.output
+    assert f"the embedding endpoint {url} cannot be reached" in res.output and "Traceback" not in res.output
+    assert "embed.backend" in res.output and not (tmp_path / "out" / "sections.jsonl").exists()
+
+
+def test_an_embedder_on_the_generators_server_is_checked_once(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-right")
+    with FakeOpenAIServer(api_key="sk-right") as server:
+        sets = [f"llm.backend=openai:fake-model@{server.url}", "embed.backend=openai:fake-embed"]
+        build(EXAMPLES, tmp_path / "ok", overrides=sets, until="parse")
+        assert server.models_requests == 1
+
+
+def test_a_dead_judge_endpoint_stops_score_before_judging(tmp_path: Path) -> None:
+    from tests.support.score_data import ANSWERS, make_out, write_answers
+
+    out = make_out(tmp_path / "out")
+    answers = write_answers(tmp_path / "a.jsonl", ANSWERS)
+    url = _dead_url()
+    res = CliRunner().invoke(cli, ["score", str(out), "--answers", str(answers), "--judge", f"openai:judge@{url}",
+                                   "--set", "score.embedder=tfidf", "-q"])  # fmt: skip
+    assert res.exit_code == 1, res.output
+    line = res.output.strip().splitlines()[-1]
+    assert f"the LLM judge's endpoint {url} cannot be reached" in line and "--judge" in line, res.output
+    assert "llm.preflight=false" in line and not (out / "scores.json").exists()

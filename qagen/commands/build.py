@@ -84,7 +84,7 @@ def build(
     cfg = _resolve_config(config, overrides)
     _check_budget(cfg, llm)
     if not dry_run and cfg.llm.preflight:
-        _preflight(cfg, llm)  # a wrong URL or a missing key stops here, in seconds, not after parsing
+        _preflight(cfg, llm, embedder)  # a wrong URL or a missing key stops here, in seconds, not after parsing
     from qagen.embed.registry import check_embedder_spec
 
     check_embedder_spec(cfg.embed.backend)  # a misspelt embedder stops here, not after parsing
@@ -134,21 +134,32 @@ def _check_budget(cfg: Config, llm: Any) -> None:
         raise unpriced_budget(model)
 
 
-def _preflight(cfg: Config, llm: Any) -> None:
-    """One cheap call to the OpenAI-compatible endpoint the build will use (:mod:`qagen.llm.preflight`)."""
+def _preflight(cfg: Config, llm: Any, embedder: Any = None) -> None:
+    """One cheap call to each OpenAI-compatible endpoint the build will use, the generator's and the
+    embedder's (:mod:`qagen.llm.preflight`); a server both use is called once."""
+    from qagen.llm.openai_backend import OpenAIBackend
+    from qagen.llm.preflight import preflight, preflight_embedder
+
+    checked: set[str | None] = set()
     spec = llm if llm is not None else cfg.llm.backend
     if isinstance(spec, str):
         from qagen.llm.registry import get_llm, parse_spec
 
-        if parse_spec(spec)[0] != "openai":
-            return
-        spec = get_llm(spec, cfg)
-    from qagen.llm.openai_backend import OpenAIBackend
-
+        spec = get_llm(spec, cfg) if parse_spec(spec)[0] == "openai" else None
     if isinstance(spec, OpenAIBackend):
-        from qagen.llm.preflight import preflight
-
         preflight(spec)
+        checked.add(spec.base_url)
+    chosen = embedder if embedder is not None else cfg.embed.backend
+    if isinstance(chosen, str):
+        if not chosen.strip().lower().startswith("openai"):
+            return
+        from qagen.embed import get_embedder
+
+        chosen = get_embedder(chosen, cfg.embed, cfg.llm)
+    from qagen.embed.openai_embed import OpenAIEmbedder
+
+    if isinstance(chosen, OpenAIEmbedder) and chosen.base_url not in checked:
+        preflight_embedder(chosen)
 
 
 def _resolve_config(config: Config | str | os.PathLike[str] | None, overrides: Sequence[str]) -> Config:

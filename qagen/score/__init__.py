@@ -78,7 +78,7 @@ def score(
     )
     from qagen.score.dataset import load_dataset, match_answers
     from qagen.score.evaluate import evaluate
-    from qagen.score.judge import make_judges
+    from qagen.score.judge import make_judges, preflight_judges
     from qagen.score.results import summarize
 
     cfg = _config(config)
@@ -101,6 +101,8 @@ def score(
         refusal_judge=refusal_judge,
         grader=grader,
     )
+    if cfg.llm.preflight:
+        preflight_judges(judges)  # a dead judge endpoint stops here, in seconds
     rows, notes = evaluate(matched, dataset, cfg.score, judges, progress=progress)
     notes["answers_cut"] = cut
     scores = {

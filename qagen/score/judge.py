@@ -269,6 +269,27 @@ def make_judges(
     return Judges(mcq, baseline, refusal, _grader(grade_spec, judge, mcq, config, cache_dir, progress))
 
 
+def preflight_judges(judges: Judges) -> None:
+    """One cheap call to each OpenAI-compatible endpoint the judges use (:mod:`qagen.llm.preflight`), before
+    any answer is judged: a dead URL or a refused key is one line in seconds, not minutes of retried judgements
+    left ungraded. A server several judges share is called once."""
+    from qagen.embed.openai_embed import OpenAIEmbedder
+    from qagen.llm.openai_backend import OpenAIBackend
+    from qagen.llm.preflight import preflight, preflight_embedder
+
+    checked: set[str | None] = set()
+    for who in (judges.judge, judges.refusal, judges.grader):
+        backend = getattr(getattr(who, "engine", None), "llm", None)
+        if isinstance(backend, OpenAIBackend) and backend.base_url not in checked:
+            preflight(backend, role="judge")
+            checked.add(backend.base_url)
+    for who in (judges.judge, judges.baseline):
+        embedder = getattr(who, "embedder", None)
+        if isinstance(embedder, OpenAIEmbedder) and embedder.base_url not in checked:
+            preflight_embedder(embedder)
+            checked.add(embedder.base_url)
+
+
 def _grader(spec: Any, judge_spec: Any, mcq: Any, config: Any, cache_dir: Any, progress: bool) -> Any:
     """The object that grades answers on the rubric, or None (see :func:`make_judges`)."""
     if isinstance(spec, str):
