@@ -100,11 +100,37 @@ def test_the_headline_is_the_test_set_else_validation_with_the_crag_score_and_in
     assert crag["left_out"] == 1  # l1 answered where answerable: long-form, no judge
     assert crag["n"] == 12 - 1 and crag["missing"] == 12 - 1 - crag["correct"] - crag["hallucinated"]
     text = format_summary(scores)
-    assert (
-        "headline (validation set, 2 iterations): CRAG-style score" in text
-        and "CRAG-style score" in text
-        and "n=" in text
-    )
+    assert "headline (validation set, 2 iterations):" in text
+    # the words say one thing each: out of fold is hallucination, wrong answers are split by where they were
+    wrong = headline["answered_wrongly"]
+    assert (wrong["n"], wrong["out_of_fold"] + wrong["in_fold"]) == (crag["hallucinated"], crag["hallucinated"])
+    assert f"answered wrongly (-1: {wrong['out_of_fold']} out of fold, {wrong['in_fold']} in fold)" in text
+    assert headline["correct"]["needs_judge"] == 1 and "1 long-form answer(s) need a judge" in text
+
+
+def test_the_headline_figures_are_the_same_in_scores_json_the_console_the_report_and_inspect(scored: Path) -> None:
+    import re
+
+    from qagen.commands.inspect import scores_state
+    from qagen.report.render import _environment
+    from qagen.report.scores import scores_view
+    from qagen.score import read_scores
+    from qagen.score.results import format_summary, headline_lines
+
+    scores = read_scores(scored / "scores.json")
+    head = scores["headline"]
+    out_of_fold, in_fold = head["answered_out_of_fold"], head["answered_in_fold"]
+    lines = headline_lines(head, scores["settings"]["min_n"])
+    hallucination = f"{100 * out_of_fold['answered_share']:.1f}%"
+    assert f"hallucination: {hallucination}" in lines[1] and f"(n={out_of_fold['n']})" in lines[1]
+    assert f"answered in fold: {100 * in_fold['answered_share']:.1f}%" in lines[2]
+    assert all(line in format_summary(scores) for line in lines)  # the console
+    html = _environment(True).get_template("scores.html.j2").render(scores=scores_view(scores))
+    shown = re.search(r'<pre class="headline">(.*?)</pre>', html, re.S).group(1)
+    assert [ln.replace("&gt;", ">") for ln in shown.strip().splitlines()] == lines  # the report, word for word
+    tile = re.search(r'id="kpi-answered_out_of_fold".*?<div class="v">([^<]*)</div>', html, re.S).group(1)
+    assert tile.strip() == hallucination and f"n = {out_of_fold['n']}" in html  # the tile: the headline's set
+    assert scores_state(scored / "scores.json", None)["headline_lines"] == lines  # what qagen inspect prints
 
 
 def test_two_chatbots_compared_on_the_same_questions(tmp_path: Path) -> None:

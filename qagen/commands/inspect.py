@@ -170,9 +170,13 @@ def scores_state(path: Path, crosseval: dict[str, Any] | None) -> dict[str, Any]
         problems.append(scores["rows_file"]["problem"])
     if crosseval is not None and dataset_changed(scores, crosseval):
         problems.append("the dataset changed since these scores were computed (crosseval.json); score again")
+    from qagen.score.results import headline_lines
+
+    min_n = (scores.get("settings") or {}).get("min_n") or 0
     return {
         "answers_file": scores.get("answers_file"),
         "answers": (scores.get("coverage") or {}).get("answered"),
+        "headline_lines": headline_lines(scores.get("headline"), min_n),
         "rows_file": (scores.get("rows_file") or {}).get("path"),
         "problems": problems,
     }
@@ -355,4 +359,5 @@ def inspect_dir(out: Path, as_json: bool = False) -> str:
         rows = f" and {sc['rows_file']}" if sc["rows_file"] else ""
         lines += ["", "== scores ==", f"scores: scores.json{rows}, from {sc['answers_file']}"]
         lines += [f"warning: {p}" for p in sc["problems"]]
+        lines += sc.get("headline_lines") or []
     return "\n".join(lines)

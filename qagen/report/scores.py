@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from qagen.score.results import at_path
+from qagen.score.results import at_path, headline_lines
 
 # The research's reported values (shares in 0-1) and which way is better: Twente Table 3, Leadinfo thesis.
 PAPER = {
@@ -94,6 +94,7 @@ def scores_view(scores: dict[str, Any] | None, crosseval: dict[str, Any] | None 
     k = ks[-1]
     min_n = at_path(scores, "settings", "min_n") or 0
     overall = score_row("overall", scores["overall"], k, min_n)
+    tiles = headline_tiles(scores, k, min_n)
     breakdowns = []
     for key, title in BREAKDOWN_TITLES:
         groups = scores.get(key) or {}
@@ -112,13 +113,32 @@ def scores_view(scores: dict[str, Any] | None, crosseval: dict[str, Any] | None 
         "coverage": scores.get("coverage") or {},
         "warnings": warnings,
         "overall": overall,
-        "verdicts": {key: _verdict(key, overall.get(key)) for key in PAPER},
+        "verdicts": {key: _verdict(key, tiles[key]["value"]) for key in PAPER},
+        "tiles": tiles,
+        "headline_set": (scores.get("headline") or {}).get("set"),
+        "headline_lines": headline_lines(scores.get("headline"), min_n),
         "detection": at_path(scores, "overall", "unanswerable_detection") or {},
         "iterations": [score_row(n, b, k, min_n) for n, b in (scores.get("by_iteration") or {}).items()],
         "headline": scores.get("headline"),
         "min_n": min_n,
         "breakdowns": breakdowns,
         "measures": measures(scores, k, min_n),
+    }
+
+
+def headline_tiles(scores: dict[str, Any], k: int, min_n: int) -> dict[str, dict[str, Any]]:
+    """The report's three figure tiles, of the headline's set (the test set; validation without one) as the
+    console's headline gives them, each with its n and interval; all questions only when there is no headline."""
+    head = scores.get("headline")
+    block = (scores.get("by_set") or {}).get(head["set"]) if head else None
+    row = score_row("headline", block if block is not None else scores["overall"], k, min_n)
+    parent = at_path(block if block is not None else scores["overall"], "mcq") or {}
+    mcq = parent.get("judge") or {}
+    graded = mcq.get("graded", parent.get("n")) if mcq else None  # over the graded answers (a failed request: none)
+    return {
+        "answered_in_fold": {"value": row["answered_in_fold"], "n": row["n_in"], "ci": row["ci_in"]},
+        "answered_out_of_fold": {"value": row["answered_out_of_fold"], "n": row["n_out"], "ci": row["ci_out"]},
+        "mcq_judge": {"value": row["mcq_judge"], "n": graded, "ci": mcq.get("accuracy_ci")},
     }
 
 

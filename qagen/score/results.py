@@ -7,6 +7,7 @@ from typing import Any
 from qagen.records import SCHEMA_VERSION
 from qagen.score.dataset import Dataset, Matched
 from qagen.score.metrics import Row, aggregate, bleu_signature, breakdown
+from qagen.score.stats import wilson
 
 MAX_MISSING_LISTED = 50
 BREAKDOWNS = {
@@ -100,17 +101,40 @@ def headline(scores: dict[str, Any], rows: list[Row]) -> dict[str, Any] | None:
         values = [v for v in (at_path(b, *path) for b in iterations) if v is not None]
         return round(sum(values) / len(values), 4) if values else None
 
+    in_rows = [r for r in rows if r["set"] == name]
     return {
         "set": name,
         "iterations": len(iterations),
         "crag": block.get("crag"),
         "answered_in_fold": block.get("answerable"),
         "answered_out_of_fold": block.get("unanswerable"),
+        "correct": _correct(in_rows),
+        "answered_wrongly": {
+            "n": sum(1 for r in in_rows if r.get("crag") == -1),
+            "out_of_fold": sum(1 for r in in_rows if r.get("crag") == -1 and r["role"] == "unanswerable"),
+            "in_fold": sum(1 for r in in_rows if r.get("crag") == -1 and r["role"] != "unanswerable"),
+        },
+        "mcq_judge": at_path(block, "mcq", "judge", "accuracy"),
         "mean_over_iterations": {
             "answered_in_fold": mean("answerable", "answered_share"),
             "answered_out_of_fold": mean("unanswerable", "answered_share"),
             "crag_score": mean("crag", "score"),
         },
+    }
+
+
+def _correct(rows: list[Row]) -> dict[str, Any]:
+    """Answerable questions answered correctly, over those whose correctness can be decided (a declined answer
+    is not correct); ``needs_judge``: answered ones nothing here can decide (long-form without a grader)."""
+    answerable = [r for r in rows if r["role"] != "unanswerable" and "crag" in r]
+    decided = [r for r in answerable if r["crag"] is not None]
+    correct = sum(1 for r in decided if r["crag"] == 1)
+    return {
+        "n": len(decided),
+        "correct": correct,
+        "share": round(correct / len(decided), 4) if decided else None,
+        "ci": wilson(correct, len(decided)),
+        "needs_judge": len(answerable) - len(decided),
     }
 
 
@@ -259,11 +283,13 @@ def format_summary(scores: dict[str, Any]) -> str:
 
 
 def headline_lines(head: dict[str, Any] | None, min_n: int) -> list[str]:
-    """The figures to quote, with n and 95 % intervals."""
+    """The figures to quote, with n and 95 % intervals: the same lines on the console, in the report and in
+    ``qagen inspect``. Hallucination first: the share of unanswerable questions answered (their source is in
+    the other fold, so any answer is made up)."""
     if not head:
         return []
 
-    def share(block: dict[str, Any] | None, key: str, ci_key: str) -> str:
+    def share(block: dict[str, Any] | None, key: str = "answered_share", ci_key: str = "answered_ci") -> str:
         if not block or block.get(key) is None:
             return "—"
         ci = block.get(ci_key)
@@ -271,31 +297,44 @@ def headline_lines(head: dict[str, Any] | None, min_n: int) -> list[str]:
         interval = f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]" if ci else ""
         return f"{100 * block[key]:.1f}%{interval} (n={block['n']}){mark}"
 
+    lines = [
+        f"headline ({head['set']} set, {head['iterations']} iterations):",
+        f"  hallucination: {share(head['answered_out_of_fold'])} of unanswerable questions answered "
+        "(answered out of fold; lower is better)",
+        f"  answered in fold: {share(head['answered_in_fold'])} of answerable questions answered",
+    ]
+    correct = head.get("correct")
+    if correct is not None:  # scores.json of an earlier version has none
+        judge = (
+            f"; {correct['needs_judge']} long-form answer(s) need a judge to be decided "
+            "(--grader SPEC, or score.long_form_rouge_l)"
+            if correct["needs_judge"]
+            else ""
+        )
+        lines.append(
+            f"  answered correctly: {share(correct, 'share', 'ci')} of the answerable questions whose "
+            "correctness can be decided" + judge
+        )
     crag = head.get("crag")
     if crag:
         ci = f" [{crag['ci'][0]:+.3f}, {crag['ci'][1]:+.3f}]" if crag.get("ci") else ""
-        left = (
-            f", {crag['left_out']} long-form left out (no judge; score.long_form_rouge_l)" if crag["left_out"] else ""
-        )
         mark = "*" if crag["n"] < min_n else ""
-        crag_text = (
-            f"CRAG-style score {crag['score']:+.3f}{ci} (n={crag['n']}{left}){mark}: "
-            f"{crag['correct']} correct, {crag['missing']} declined, {crag['hallucinated']} hallucinated"
+        wrong = head.get("answered_wrongly")
+        split = f": {wrong['out_of_fold']} out of fold, {wrong['in_fold']} in fold" if wrong else ""
+        lines.append(
+            f"  CRAG-style score {crag['score']:+.3f}{ci} (n={crag['n']}){mark}: {crag['correct']} correct (+1), "
+            f"{crag['missing']} declined (0), {crag['hallucinated']} answered wrongly (-1{split})"
         )
-    else:
-        crag_text = "CRAG-style score —"
     means = head["mean_over_iterations"]
 
     def pct(v: Any) -> str:
         return "—" if v is None else f"{100 * v:.1f}%"
 
-    return [
-        f"headline ({head['set']} set, {head['iterations']} iterations): {crag_text}",
-        f"  answered in-fold {share(head['answered_in_fold'], 'answered_share', 'answered_ci')}; "
-        f"answered out-of-fold {share(head['answered_out_of_fold'], 'answered_share', 'answered_ci')}; "
-        f"mean over iterations: in-fold {pct(means['answered_in_fold'])}, "
-        f"out-of-fold {pct(means['answered_out_of_fold'])}",
-    ]
+    lines.append(
+        f"  mean over iterations: hallucination {pct(means['answered_out_of_fold'])}, "
+        f"answered in fold {pct(means['answered_in_fold'])}"
+    )
+    return lines
 
 
 def _headline(block: dict[str, Any], k: int, min_n: int = 0) -> tuple[str, ...]:
