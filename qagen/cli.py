@@ -107,6 +107,7 @@ def cli() -> None:
     Start:   qagen build examples/docs -o out      (offline, no API key)
     Review:  open out/report.html, or: qagen inspect out
     Use:     qagen export out --format ragas -o out/ragas
+    Score:   qagen ask out   (a baseline RAG to compare yours with; qagen score)
 
     Exit codes: 0 ok, 1 error, 2 usage or configuration error, 3 finished but
     incomplete (some LLM requests stopped or failed: rerun to finish them),
@@ -529,6 +530,40 @@ def score(
             err=True,
         )
         sys.exit(EXIT_INCOMPLETE)
+
+
+@cli.command()
+@click.argument("out", type=click.Path(path_type=Path))
+@click.option("--llm", metavar="SPEC", help="Answer with this LLM from the retrieved pages: openai:MODEL[@URL] | local "
+              "(default: an extractive reader, offline).")  # fmt: skip
+@click.option("--answers", type=click.Path(path_type=Path),
+              help="Answers file (default OUT/answers.ask.jsonl, or OUT/answers.ask-MODEL.jsonl with --llm); "
+              "a rerun resumes it.")  # fmt: skip
+@click.option("-k", "--top-k", "k", type=click.IntRange(min=1, max=100), default=5, show_default=True,
+              help="Pages retrieved per question.")  # fmt: skip
+@click.option("--threshold", type=click.FloatRange(min=0, max=1), default=0.10, show_default=True,
+              help="Decline when the best page's TF-IDF similarity is below this.")  # fmt: skip
+@click.option("--no-score", is_flag=True, help="Only write the answers.")
+@click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), help="TOML config (see qagen init).")
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a config key; repeatable.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+def ask(
+    out: Path,
+    llm: str | None,
+    answers: Path | None,
+    k: int,
+    threshold: float,
+    no_score: bool,
+    config_path: Path | None,
+    overrides: tuple[str, ...],
+    quiet: bool,
+) -> None:
+    """Answer OUT's questions with a plain baseline RAG (TF-IDF retrieval per iteration; an extractive reader,
+    or --llm), then score it: the baseline to compare your own chatbot with (qagen score --answers twice)."""
+    from qagen.commands.ask import ask_command
+
+    _echo(_run_api(ask_command, out, llm=llm, answers=answers, k=k, threshold=threshold, score_them=not no_score,
+                   config_path=config_path, overrides=list(overrides), progress=not quiet))  # fmt: skip
 
 
 def _failed_judgements(scores_path: Path) -> int:

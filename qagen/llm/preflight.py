@@ -38,8 +38,8 @@ def preflight(backend: Any, timeout_s: float = PREFLIGHT_TIMEOUT_S, role: str = 
     Args:
         backend: The backend (its ``base_url``, key variable and key are read from it).
         timeout_s: Connect and read timeout of the one call.
-        role: ``build`` (the generator) or ``judge`` (``qagen score``'s judges): what the message tells the user
-            to change.
+        role: ``build`` (the generator), ``judge`` (``qagen score``'s judges) or ``ask`` (``qagen ask``'s
+            LLM): what the message tells the user to change.
 
     Raises:
         AuthLLMError: No key is set, or the server refused it (HTTP 401/403).
@@ -48,6 +48,9 @@ def preflight(backend: Any, timeout_s: float = PREFLIGHT_TIMEOUT_S, role: str = 
     key = backend._key()  # no key: AuthLLMError, before anything else
     if role == "judge":
         what, where = "LLM judge's endpoint", "--judge / --grader openai:MODEL@URL or llm.base_url)"
+        skip = "--set llm.preflight=false skips this check"
+    elif role == "ask":
+        what, where = "LLM endpoint", "--llm openai:MODEL@URL or llm.base_url), or answer offline without --llm"
         skip = "--set llm.preflight=false skips this check"
     else:
         what, where = "LLM endpoint", "--llm openai:MODEL@URL or llm.base_url), or build offline with --llm extractive"

@@ -70,7 +70,9 @@ def collect(
 
     Args:
         crosseval: A qagen output folder, or its ``crosseval.json``.
-        ask: ``ask(question, corpus_pages) -> str | Reply | dict``.
+        ask: ``ask(question, corpus_pages) -> str | Reply | dict``. When ``ask`` has a ``load(pages)``
+            method, it is called once at the start of each iteration with the pages that iteration's chatbot
+            may know (index them there, e.g. into your vector store); ``corpus_pages`` is then the same list.
         answers_path: The answers file; default ``answers.jsonl`` beside ``crosseval.json``.
         sets: Which sets to run (``validation``, ``test``).
         progress: Show a progress bar.
@@ -105,6 +107,8 @@ def collect(
                 if not todo[it["name"]]:
                     continue
                 pages = read_jsonl(root / it["corpus"], Page)
+                if callable(getattr(ask, "load", None)):
+                    ask.load(pages)  # a chatbot with its own store indexes the iteration's pages once
                 bar.set_description(it["name"])
                 for q in todo[it["name"]]:
                     error = _ask_one(ask, q, it["name"], pages, fh, on_error)
