@@ -65,6 +65,7 @@ RECORDINGS = {
     "manuals_81": (MANUALS, ["folds.samples_total=20"], 45, 1, 40, {"en"}),
     "manuals_82": (MANUALS, ["folds.samples_total=20"], 44, 0, 40, {"en"}),
     "manuals_83": (MANUALS, ["folds.samples_total=20"], 44, 1, 40, {"en"}),
+    "manuals_84": (MANUALS, ["folds.samples_total=30"], 66, 0, 60, {"en"}),
     "shortdocs_r5": (SHORT_DOCS, ["folds.samples_total=30"], 60, 1, 55, {"en"}),
     "helpdesk_b_r5": (HELPDESK, ["folds.samples_total=24"], 42, 0, 35, {"en", "de", "fr"}),
     "multilingual_r5": (MULTILINGUAL, ["folds.samples_total=30"], 67, 14, 60, {"nl", "it", "es", "en"}),
