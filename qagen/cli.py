@@ -562,6 +562,8 @@ def ask(
     or --llm), then score it: the baseline to compare your own chatbot with (qagen score --answers twice)."""
     from qagen.commands.ask import ask_command
 
+    if quiet:
+        _configure_output(False, True)  # the score's embedder loads quietly too
     _echo(_run_api(ask_command, out, llm=llm, answers=answers, k=k, threshold=threshold, score_them=not no_score,
                    config_path=config_path, overrides=list(overrides), progress=not quiet))  # fmt: skip
 
