@@ -114,7 +114,9 @@ class EmbedConfig(_Section):
     )
     offline: bool = Field(False, description="never download a model; only local folders and the Hugging Face cache")
     base_url: str | None = Field(
-        None, description="openai server; unset = the LLM's (URL in llm.backend, llm.base_url or api.openai.com)"
+        None,
+        description="the embedder's own server, only for backend = openai:...; the LLM's endpoint is [llm] base_url "
+        "(or --llm openai:MODEL@URL); unset = the LLM's server",
     )
     api_key_env: str | None = Field(None, description="openai backend key variable; unset = llm.api_key_env")
     timeout_s: float | None = Field(None, gt=0, description="openai backend per-request timeout; unset = llm.timeout_s")

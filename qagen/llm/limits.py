@@ -6,6 +6,8 @@ import asyncio
 import time
 from collections.abc import Callable
 
+from qagen.formatting import format_cost
+
 
 class Pacer:
     """Spaces request starts so that no window exceeds the configured rates.
@@ -73,7 +75,7 @@ class Budget:
         if self.max_cost_usd is not None and self.spent + self.reserved + worst_cost > self.max_cost_usd:
             raise BudgetExceeded(
                 f"budget: the next request could exceed llm.max_cost_usd={self.max_cost_usd}"
-                f" (spent {self.spent:.4f} USD)"
+                f" ({format_cost(self.spent)} paid by then; the requests in flight add theirs to the total)"
             )
         self.sent += 1
         self.reserved += worst_cost
