@@ -259,6 +259,26 @@ def test_a_language_folder_also_words_its_factoids_variants_and_premises(tmp_pat
     assert not skipped_heading("Uvod") and "xx" not in verbose_languages()
 
 
+def test_language_data_read_before_a_folder_is_added_is_read_again(tmp_path: Path) -> None:
+    """A cache of another module that read a language's data (its stop words) is cleared with the language
+    caches: asked before the toy language's folder exists, the answer changes once it is added."""
+    from qagen.generate.variants import search_query
+
+    question = "Što trebam znati o «Narudžbe» u Bolnica?"
+    before = search_query(question, "xx")  # no folder yet: nothing of xx is known, and that was cached
+    folder = tmp_path / "xx"
+    folder.mkdir()
+    parts = {"frames": {"how_do_i": "Kako {task}?", "question_mark": "?"},
+             "headings": {"frame": "Što trebam znati o «{heading}» u {subject}?"}}  # fmt: skip
+    for name, value in parts.items():
+        (folder / f"{name}.json").write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
+    add_language_folder(tmp_path)
+    try:
+        assert search_query(question, "xx") == "Narudžbe Bolnica" != before
+    finally:
+        remove_language_folder(tmp_path)
+
+
 def test_every_bundled_language_has_every_frame_the_rules_use() -> None:
     needed = {"how_do_i", "what_is", "what_are", "what_does_do", "how_open", "in_product", "thing", "mcq_menu"}
     for code in ("en", "de", "fr", "es", "it", "nl", "pt"):

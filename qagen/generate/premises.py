@@ -27,13 +27,12 @@ the shortfall is reported.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import random
 import re
 from collections.abc import Mapping, Sequence
 
 from qagen.entities import ENTITY_KINDS, entity_distractors, entity_key
-from qagen.generate.lang import available, every, part
+from qagen.generate.lang import available, every, language_cached, part
 from qagen.io import sha256_text
 from qagen.records import Item, Section
 
@@ -41,7 +40,7 @@ PREMISES = ("true", "false")
 PREMISE_TYPES = ("factoid", "mcq")
 
 
-@functools.lru_cache(maxsize=16)
+@language_cached(maxsize=16)
 def _factoid_frames(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     """The factoid frames of ``language`` (``factoid_frames`` of its premises.json: qagen's questions about an
     entity -> the noun phrase each asks for), after an optional lead ("For IT Helpdesk, "); of every language
@@ -86,7 +85,7 @@ def _premise_forms(language: str) -> dict[str, str] | None:
     return part(language, "premises").get("wording") or None
 
 
-@functools.lru_cache(maxsize=16)
+@language_cached(maxsize=16)
 def _cloze_frames(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     """``language``'s cloze questions as patterns (groups ``about`` and ``blanked``), with the kind each asks
     for: its premises.json's ``cloze_patterns`` ("": their ``word`` group says) and ``cloze`` templates."""

@@ -9,12 +9,11 @@ never carry a section number (:func:`clean_heading`).
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from pathlib import PurePath
 
-from qagen.generate.lang import every, fallback, first, part, patterns
+from qagen.generate.lang import every, fallback, first, language_cached, part, patterns
 from qagen.language import function_words
 
 _I = re.IGNORECASE
@@ -137,7 +136,7 @@ def _uncapital(word: str, position: int) -> str:
     return word.capitalize()
 
 
-@functools.lru_cache(maxsize=4096)  # asked per section, entity and cloze; a pure function of its strings
+@language_cached(maxsize=4096)  # asked per section, entity and cloze; a pure function of its strings
 def document_subject(title: str, doc_path: str = "") -> str:
     """A noun phrase naming what a document is about, for use inside a question.
 

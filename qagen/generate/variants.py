@@ -18,13 +18,12 @@ it still asks the same thing.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import random
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 
-from qagen.generate.lang import available, every, part
+from qagen.generate.lang import available, every, language_cached, part
 from qagen.io import sha256_text
 from qagen.records import Item
 
@@ -33,7 +32,7 @@ VARIANT_TYPES = ("long_form", "factoid")
 _WORD = re.compile(r"[^\W_][^\W_'’.-]*(?:[.'’-][^\W_]+)*")
 
 
-@functools.lru_cache(maxsize=16)
+@language_cached(maxsize=16)
 def _stop_words(language: str) -> frozenset[str]:
     """Function words of ``language``: its variants.json's ``search_stop_words`` where they stand instead of
     stopwords-iso's (``search_stop_words_only``: a short list on purpose, as stop-word lists for topic

@@ -122,8 +122,23 @@ def remove_language_folder(folder: str | Path) -> None:
     _clear()
 
 
+_DEPENDENT: list[Any] = []  # caches of other modules that read language data (see language_cached)
+
+
+def language_cached(maxsize: int) -> Any:
+    """``functools.lru_cache`` for a function that reads language data: cleared with this module's caches
+    when a language folder is added or removed, so a toy language's data is read, not a stale table."""
+
+    def wrap(fn: Any) -> Any:
+        cached = functools.lru_cache(maxsize=maxsize)(fn)
+        _DEPENDENT.append(cached)
+        return cached
+
+    return wrap
+
+
 def _clear() -> None:
-    for cached in (load, available, every, compiled, patterns, fallback):
+    for cached in (load, available, every, compiled, patterns, fallback, *_DEPENDENT):
         cached.cache_clear()
 
 
