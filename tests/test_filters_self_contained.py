@@ -118,6 +118,9 @@ def test_versions_quantities_times_and_dates_are_not_section_numbers(question, h
         ("What does this manual recommend for cleaning the AquaBoil kettle?", "this manual"),
         ("According to the document, when is the clinic open?", "According to the document"),
         ("What is described in the text above?", "described in the text"),
+        ("What does the section mention about fonts?", "the section"),  # after "does": its verb, not a compound
+        ("Which options does the section list?", "the section"),
+        ("The section covers the options; which one is the default?", "The section"),
         ("Wat staat er in deze tekst over bezoek?", "deze tekst"),
         ("Volgens de folder, wanneer is de polikliniek open?", "Volgens de folder"),
         ("Wat wordt in dit hoofdstuk uitgelegd over parkeren?", "dit hoofdstuk"),
@@ -141,6 +144,10 @@ def test_questions_about_the_source_text_are_rejected(question, found):
         "Which section of the LinkHaven manual covers returns?",
         "What does the section on returns say about refunds?",
         "How do I print the document in LibreOffice Writer?",
+        # "the section" modifying a noun of the product: section numbers, headings, breaks
+        "How do I make the bookmarks show the section numbers and open expanded in hyperref?",
+        "How do I change the section headings in the KOMA-Script classes?",
+        "What is the section break in LibreOffice Writer?",
         "How do I insert a footnote in the text with the multicol package?",
         "Welke documenten moet ik meenemen naar de polikliniek?",
         "Welche Unterlagen brauche ich für die Garantie?",

@@ -189,10 +189,44 @@ _SELF_REFERENCE = re.compile(
 )
 
 
+_BARE_POINTER = re.compile(r"the (?:section|passage|paragraph|excerpt|extract)s?", re.IGNORECASE)
+_MODAL_BEFORE = re.compile(r"\b(?:do|does|did|can|could|should|will|would|may|might|must)\s+$", re.IGNORECASE)
+_NEXT_TWO = re.compile(r"\s+([a-z]+)\b\s*([a-z]+|[^\w\s])?")
+# after "the section numbers": words that end a noun phrase, so "numbers" was a noun, not the section's verb
+_PHRASE_ENDS = frozenset(
+    ["and", "or", "but", "nor", "in", "of", "on", "at", "for", "with", "from", "by", "to", "as", "than"]
+)
+
+
 def find_self_reference(question: str) -> str | None:
-    """The phrase by which the question refers to its source text ("this section"), or None."""
-    m = _SELF_REFERENCE.search(question)
-    return m.group(0) if m else None
+    """The phrase by which the question refers to its source text ("this section"), or None. "The section"
+    followed by a noun that ends its phrase ("the section numbers and ...", "the section headings") names a
+    thing of the product, not the passage."""
+    for m in _SELF_REFERENCE.finditer(question):
+        if _BARE_POINTER.fullmatch(m.group(0)) and _compound(question, m):
+            continue
+        return m.group(0)
+    return None
+
+
+def _compound(question: str, m: re.Match[str]) -> bool:
+    """True when the bare pointer at ``m`` modifies the next word, a noun ("section numbers"): that word has a
+    noun reading, and either no verb reading or a word after it that ends a noun phrase; never after a modal
+    ("does the section mention ...?": the next word is its verb)."""
+    if _MODAL_BEFORE.search(question[: m.start()]):
+        return False
+    nxt = _NEXT_TWO.match(question[m.end() :])
+    if nxt is None:
+        return False
+    import lemminflect
+
+    readings = lemminflect.getAllLemmas(nxt.group(1))
+    if "NOUN" not in readings:
+        return False
+    if not ({"VERB", "AUX"} & readings.keys()):
+        return True
+    after = (nxt.group(2) or "?").lower()
+    return after in _PHRASE_ENDS or not after.isalpha()
 
 
 # --- names its subject ----------------------------------------------------------------------
