@@ -47,7 +47,9 @@ def build_summary(result: Any) -> str:
     if counts:
         by_type = [f"{counts[f'accepted_{t}']} {name}" for t, name in TYPE_NAMES.items() if counts.get(f"accepted_{t}")]
         accepted, rejected = counts.get("accepted", 0), counts.get("rejected", 0)
-        head.append(f"{accepted} items ({', '.join(by_type) or 'none'}), {rejected} rejected")
+        not_made = counts.get("derived_not_made", 0)  # listed in rejected.jsonl, but no candidate was lost
+        tail = f" ({not_made} variants or false premises could not be made)" if not_made else ""
+        head.append(f"{accepted} items ({', '.join(by_type) or 'none'}), {rejected - not_made} rejected{tail}")
     lines = [", ".join(head)]
     generated = stages.get("generate", {}).get("counts", {})
     if generated.get("questions"):  # a size target (generate.questions)

@@ -91,6 +91,8 @@ def run(ctx: StageContext) -> StageOutput:
             "accepted": len(result.accepted),
             "accepted_test": sum(it.split == "test" and it.variant_of is None for it in result.accepted),
             "rejected": len(rejected),
+            # of those, variants and false premises that could not be made from an accepted item (no candidate lost)
+            "derived_not_made": len(failed) + len(not_made),
             **{f"accepted_{k}": v for k, v in sorted(by_type.items())},
             **{
                 f"variants_{f}": sum(v.formulation == f for v in variants)
