@@ -109,3 +109,26 @@ def test_folds_that_follow_the_languages_are_said_to() -> None:
         FoldAssignment(a.section_id, 0, a.unit_id, "kept", 1 + k % 2, "validation") for k, a in enumerate(assignments)
     ]
     assert fold_languages(sections, mixed, languages)[1] == []
+
+
+def test_a_default_build_notes_what_its_defaults_cannot_have_and_warns_of_what_the_user_set(tmp_path) -> None:
+    """The default sample (200) above a small corpus's sections, and the default Bloom/scenario mix the offline
+    generator cannot write, are notes (nothing to do); the same settings chosen by the user are warnings."""
+    from click.testing import CliRunner
+
+    from qagen.cli import cli
+    from tests.support.fast import EXAMPLES, FAST_COMPONENTS
+
+    def run(out, *sets):
+        args = ["build", str(EXAMPLES), "-o", str(tmp_path / out), "--until", "generate"]
+        res = CliRunner().invoke(cli, args + [a for kv in [*FAST_COMPONENTS, *sets] for a in ("--set", kv)])
+        assert res.exit_code == 0, res.output
+        return res.output.splitlines()
+
+    default = run("default")
+    sample = [line for line in default if "kept sections that may be sampled" in line]
+    mix = [line for line in default if "writes multiple-choice questions at B1" in line]
+    assert sample and mix and not [line for line in sample + mix if line.startswith("warning:")], default
+    chosen = run("chosen", "folds.samples_total=500", 'generate.bloom_mix={B1 = 0.5, B2 = 0.5}')
+    assert any(line.startswith("warning: folds: samples_total=500 exceeds") for line in chosen), chosen
+    assert any(line.startswith("warning: generate: the offline generator writes") for line in chosen), chosen

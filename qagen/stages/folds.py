@@ -51,8 +51,12 @@ def run(ctx: StageContext) -> StageOutput:
     if unit_note:
         ctx.log(f"folds: unit {builder.unit} ({unit_note}; folds.unit)")
     assignments = builder.to_records([s.id for s in sections])
+    chose_size = "samples_total" in ctx.config.folds.model_fields_set
     for warning in builder.warnings_:
-        ctx.log(f"warning: folds: {warning}")
+        # the default sample larger than a small corpus: every section is sampled, nothing to do (a note);
+        # a sample size the user chose and the corpus cannot give stays a warning
+        note = not chose_size and "kept sections that may be sampled" in warning
+        ctx.log(f"folds: {warning}" if note else f"warning: folds: {warning}")
     data: dict[str, Any] = {
         "chosen": builder.chosen_,
         "metrics": builder.metrics_,

@@ -228,7 +228,14 @@ def _generate_offline(
         said.append(EXTRACTIVE_NOTICE)
     items, info = generate_offline(gctx), {"llm": {"backend": "extractive"}}
     languages = {gctx.sections[sid].doc_id: gctx.language_of(sid) for sid in gctx.sampled}
-    warnings = [w for w in (offline_mix_warning(gen_cfg), offline_language_warning(languages, gen_cfg.types)) if w]
+    mix = offline_mix_warning(gen_cfg)
+    # the default mixes hold levels the offline generator cannot write: a note; mixes the user set: a warning
+    chose = bool({"bloom_mix", "scenario_mix", "multi_hop_share", "comparison_share", "persona_mix"}
+                 & gen_cfg.model_fields_set)  # fmt: skip
+    warnings = [w for w in (mix if chose else None, offline_language_warning(languages, gen_cfg.types)) if w]
+    if mix and not chose and mix not in said:
+        ctx.log(f"generate: {mix}")
+        said.append(mix)
     for warning in warnings:
         if warning not in said:
             ctx.log(f"warning: generate: {warning}")
