@@ -463,7 +463,7 @@ def test_scores_stay_in_the_report_across_builds_and_warn_when_the_dataset_chang
 
 
 def test_a_default_build_holds_every_kind_with_its_expected_behaviour(out):
-    """The default mix (README, Question kinds): noisy and verbose variants that answer as their originals,
+    """The default mix (docs/question-kinds.md): noisy and verbose variants that answer as their originals,
     false premises to correct, out-of-scope questions to refuse, beside the natural questions."""
     items = {i["id"]: i for i in jsonl(out / "items.jsonl")}
     kinds = Counter(i["formulation"] for i in items.values())

@@ -38,7 +38,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory):
     except ImportError:
         skip_or_fail('Ray is not installed: pip install "qagen[ray]" (a test extra)')
     ray_bin = Path(sys.executable).with_name("ray")
-    # a cluster on 127.0.0.1 for the test: no auth token (a real cluster keeps Ray's token auth; see the README)
+    # a cluster on 127.0.0.1 for the test: no auth token (a real cluster keeps Ray's token auth; see docs/ray.md)
     saved = os.environ.get("RAY_AUTH_MODE")
     os.environ["RAY_AUTH_MODE"] = "disabled"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "RAY_USAGE_STATS_ENABLED": "0"}
