@@ -63,6 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_score:
         print(format_summary(score(args.out, answers, judge=args.judge, config=config, progress=True)))
         print(f"wrote {args.out / 'scores.json'}")
+        from qagen.commands.report import rerender_report
+
+        report = rerender_report(args.out, config.report)  # the report shows the scores, as qagen score's does
+        if report is not None:
+            print(f"updated {report}")
     return 0
 
 
