@@ -129,6 +129,6 @@ def test_a_default_build_notes_what_its_defaults_cannot_have_and_warns_of_what_t
     sample = [line for line in default if "kept sections that may be sampled" in line]
     mix = [line for line in default if "writes multiple-choice questions at B1" in line]
     assert sample and mix and not [line for line in sample + mix if line.startswith("warning:")], default
-    chosen = run("chosen", "folds.samples_total=500", 'generate.bloom_mix={B1 = 0.5, B2 = 0.5}')
+    chosen = run("chosen", "folds.samples_total=500", "generate.bloom_mix={B1 = 0.5, B2 = 0.5}")
     assert any(line.startswith("warning: folds: samples_total=500 exceeds") for line in chosen), chosen
     assert any(line.startswith("warning: generate: the offline generator writes") for line in chosen), chosen

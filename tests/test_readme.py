@@ -22,15 +22,6 @@ def test_ci_runs_exactly_the_readme_test_command():
     assert last == install_and_test
 
 
-def _sample_items_script():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("sample_items", ROOT / "examples" / "sample_items.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_readme_sample_outputs_are_a_fresh_builds(tmp_path):
     """The README's build summary and sample tables are what command 1's build prints and writes (offline
     defaults, MiniLM, UMAP + HDBSCAN); only the build's time may differ. When this fails after a change that
@@ -39,8 +30,9 @@ def test_the_readme_sample_outputs_are_a_fresh_builds(tmp_path):
     from click.testing import CliRunner
 
     from qagen.cli import cli
+    from tests.support.scripts import load_example
 
-    samples = _sample_items_script()
+    samples = load_example("sample_items")
     out = tmp_path / "out"
     result = CliRunner().invoke(cli, ["build", str(ROOT / "examples" / "docs"), "-o", str(out)], prog_name="qagen")
     assert result.exit_code == 0, result.output

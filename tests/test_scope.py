@@ -128,7 +128,6 @@ def test_out_of_scope_questions_are_on_by_default_and_a_share_of_0_leaves_them_o
 
 
 def test_a_build_asks_out_of_scope_questions_and_scores_and_exports_them(fast_example_build, tmp_path) -> None:
-    import importlib.util
     import shutil
 
     from qagen import build
@@ -143,10 +142,9 @@ def test_a_build_asks_out_of_scope_questions_and_scores_and_exports_them(fast_ex
     asked = crosseval["out_of_scope"]["asked"]
     assert asked["validation"] > 0 and asked["test"] > 0
     # the example baseline (TF-IDF retrieval, a similarity threshold) declines off-domain questions
-    script = Path(__file__).resolve().parents[1] / "examples" / "baseline_rag.py"
-    spec = importlib.util.spec_from_file_location("baseline_rag", script)
-    baseline = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(baseline)
+    from tests.support.scripts import load_example
+
+    baseline = load_example("baseline_rag")
     collect(out, baseline.BaselineRAG(5, 0.10, 2, refusal=crosseval["refusal_answer"]), progress=False)
     scores = score(out, out / "answers.jsonl", judge="embedding:tfidf")
     by_scope = scores["by_scope"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -153,10 +152,9 @@ def test_report_section_shows_scores_and_escapes_labels(out):
 
 
 def _baseline():
-    spec = importlib.util.spec_from_file_location("baseline_rag", ROOT / "examples" / "baseline_rag.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    from tests.support.scripts import load_example
+
+    return load_example("baseline_rag")
 
 
 def test_example_baseline_answers_in_fold_and_declines_out_of_fold(out):

@@ -1,4 +1,5 @@
-"""``qagen topics DOCS --sweep ...``: the command form of docs/commands.md, reuse of the build, and grid points run as asked.
+"""``qagen topics DOCS --sweep ...``: the command form of docs/commands.md, reuse of the build, and grid points
+run as asked.
 
 Fast stand-ins: TF-IDF embeddings and PCA + HDBSCAN (the clusterer whose min_cluster_size the
 README sweeps), on a small Markdown corpus with four known themes.

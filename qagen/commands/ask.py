@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 
 def default_answers_path(out: Path, llm: str | None) -> Path:
@@ -58,7 +57,9 @@ def ask_command(
     if not cross.is_file():
         raise FileNotFoundError(f"{cross} not found; build the dataset first (qagen build DOCS -o {out})")
     if llm and cfg.llm.preflight:
-        _preflight(llm, cfg)
+        from qagen.llm.preflight import preflight_llm
+
+        preflight_llm(llm, cfg, role="ask")
     refusal = read_json(cross).get("refusal_answer") or REFUSAL
     bot = BaselineRAG(k, threshold, llm=llm, llm_config=cfg.llm, cache_path=out / ".cache" / "ask.sqlite",
                       refusal=refusal)  # fmt: skip
@@ -73,14 +74,3 @@ def ask_command(
         lines.append(f"wrote {scores_file}")
     lines.append(f"compare your chatbot with it: qagen score {out} --answers YOURS.jsonl --answers {target}")
     return "\n".join(lines)
-
-
-def _preflight(llm: str, cfg: Any) -> None:
-    from qagen.llm.openai_backend import OpenAIBackend
-    from qagen.llm.preflight import preflight
-    from qagen.llm.registry import get_llm, parse_spec
-
-    if parse_spec(llm)[0] == "openai":
-        backend = get_llm(llm, cfg)
-        if isinstance(backend, OpenAIBackend):
-            preflight(backend, role="ask")

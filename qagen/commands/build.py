@@ -137,18 +137,10 @@ def _check_budget(cfg: Config, llm: Any) -> None:
 def _preflight(cfg: Config, llm: Any, embedder: Any = None) -> None:
     """One cheap call to each OpenAI-compatible endpoint the build will use, the generator's and the
     embedder's (:mod:`qagen.llm.preflight`); a server both use is called once."""
-    from qagen.llm.openai_backend import OpenAIBackend
-    from qagen.llm.preflight import preflight, preflight_embedder
+    from qagen.llm.preflight import preflight_embedder, preflight_llm
 
-    checked: set[str | None] = set()
-    spec = llm if llm is not None else cfg.llm.backend
-    if isinstance(spec, str):
-        from qagen.llm.registry import get_llm, parse_spec
-
-        spec = get_llm(spec, cfg) if parse_spec(spec)[0] == "openai" else None
-    if isinstance(spec, OpenAIBackend):
-        preflight(spec)
-        checked.add(spec.base_url)
+    backend = preflight_llm(llm if llm is not None else cfg.llm.backend, cfg)
+    checked: set[str | None] = {backend.base_url} if backend is not None else set()
     chosen = embedder if embedder is not None else cfg.embed.backend
     if isinstance(chosen, str):
         if not chosen.strip().lower().startswith("openai"):

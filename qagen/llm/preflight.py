@@ -58,6 +58,21 @@ def preflight(backend: Any, timeout_s: float = PREFLIGHT_TIMEOUT_S, role: str = 
     check_endpoint(backend.base_url, key, what, where, backend.auth_hint, skip, timeout_s)
 
 
+def preflight_llm(spec: Any, config: Any, role: str = "build") -> Any | None:
+    """Preflight the LLM that ``spec`` names (a spec string or a backend) when it is OpenAI-compatible, with
+    :func:`preflight`; the backend it checked, or None when there was nothing to check."""
+    from qagen.llm.openai_backend import OpenAIBackend
+
+    if isinstance(spec, str):
+        from qagen.llm.registry import get_llm, parse_spec
+
+        spec = get_llm(spec, config) if parse_spec(spec)[0] == "openai" else None
+    if not isinstance(spec, OpenAIBackend):
+        return None
+    preflight(spec, role=role)
+    return spec
+
+
 def preflight_embedder(embedder: Any, timeout_s: float = PREFLIGHT_TIMEOUT_S) -> None:
     """Check an :class:`~qagen.embed.openai_embed.OpenAIEmbedder`'s server and key the same way."""
     import os
